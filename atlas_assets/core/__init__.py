@@ -1,0 +1,1 @@
+"""Building blocks shared by every domain: content hashing, atomic writes, artifact storage."""
