@@ -1,0 +1,9 @@
+"""The table of contents of the product: every domain's Dagster definitions, merged."""
+
+import dagster as dg
+
+from atlas_assets.defs import leaderboard
+
+defs = dg.Definitions.merge(
+    leaderboard.defs,
+)
