@@ -1,0 +1,46 @@
+# Inference Atlas: everything a user or CI runs goes through these targets.
+# Only python3 (>= 3.11) and make are needed: the first target that needs the
+# environment creates .venv from requirements-lock.txt (exact versions).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+ARTIFACTS ?= $(CURDIR)/artifacts
+export DAGSTER_HOME := $(CURDIR)/.dagster_home
+export DAGSTER_MODULE_NAME := atlas_assets
+
+.PHONY: leaderboard test dev bench lock clean
+
+leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults
+	$(BIN)/dagster asset materialize --select leaderboard -m atlas_assets
+	@echo "leaderboard.json written to $${ATLAS_ARTIFACTS:-$(ARTIFACTS)}/leaderboard.json"
+
+test: $(VENV)/.installed ## the whole test suite
+	$(BIN)/python -m pytest -n 2 -q
+
+dev: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## the Dagster UI on http://127.0.0.1:3000
+	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1 -p 3000
+
+bench: $(VENV)/.installed ## leaderboard benchmark (100k, 1M, 5M votes) against arena-rank
+	$(BIN)/python bench/leaderboard_bench.py
+
+$(VENV)/.installed: requirements-lock.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lock.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+	mkdir -p $(DAGSTER_HOME)
+	cp dagster.yaml $@
+
+lock: ## re-resolve requirements-lock.txt from pyproject.toml in a fresh venv
+	rm -rf .venv-lock
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet -e '.[test]'
+	{ sed -n '1,3p' requirements-lock.txt; .venv-lock/bin/python -m pip freeze --exclude-editable; } > requirements-lock.txt.new
+	mv requirements-lock.txt.new requirements-lock.txt
+	rm -rf .venv-lock
+
+clean:
+	rm -rf $(VENV) $(DAGSTER_HOME) artifacts

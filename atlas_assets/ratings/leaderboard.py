@@ -1,0 +1,218 @@
+"""From a validated dump to the byte-exact leaderboard.json (spec section 6).
+
+The document is built from rounded values only, so that sorting and rank bands can be
+re-derived from the published file alone (spec 6.3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
+from atlas_assets.ratings.dump import read_dump
+from atlas_assets.ratings.fit import FitResult, fit_category
+from atlas_assets.ratings.model import Dump
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class ComputeParams:
+    """Every knob that affects the numbers; all of them are echoed in the metadata."""
+
+    seed: int = 42
+    bootstrap_rounds: int = 100
+    min_votes: int = 30
+    style_min_votes: int = 50
+
+    def __post_init__(self) -> None:
+        for name in ("seed", "bootstrap_rounds", "min_votes", "style_min_votes"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"{name.replace('_', '-')} must be a whole number >= 0, got {value!r}")
+        if self.bootstrap_rounds < 1:
+            raise ValueError("bootstrap-rounds must be at least 1 (the CIs are bootstrap percentiles)")
+
+
+def category_rng(seed: int, slug: str) -> np.random.Generator:
+    """The category's own random stream: adding a category changes no other category's numbers."""
+    slug_key = int.from_bytes(hashlib.sha256(slug.encode("utf-8")).digest()[:8], "big")
+    return np.random.default_rng(np.random.SeedSequence([seed, slug_key]))
+
+
+def round4(value: float) -> float:
+    """Round half-even to 4 decimals (Python's round), folding -0.0 into 0.0."""
+    rounded = round(float(value), 4)
+    return rounded + 0.0
+
+
+def build_document(dump: Dump, params: ComputeParams, progress: Progress | None = None) -> dict[str, Any]:
+    """The leaderboard as a JSON-ready dict of rounded values (spec section 6)."""
+    categories = []
+    voted = [
+        (slug, index)
+        for index, slug in enumerate(dump.header.categories)
+        if np.any(dump.category == index)
+    ]
+    for position, (slug, index) in enumerate(sorted(voted)):
+        if progress:
+            progress(f"fitting {slug}", position, len(voted))
+        categories.append(_category_section(dump, slug, index, params, progress))
+    if progress:
+        progress("fitting", len(voted), len(voted))
+    return {
+        "metadata": {
+            "package": PACKAGE,
+            "package_version": PACKAGE_VERSION,
+            "leaderboard_schema_version": LEADERBOARD_SCHEMA_VERSION,
+            "dump_schema_version": dump.header.schema_version,
+            "dump_generated_at": dump.header.generated_at,
+            "seed": params.seed,
+            "bootstrap_rounds": params.bootstrap_rounds,
+            "min_votes": params.min_votes,
+            "style_min_votes": params.style_min_votes,
+            "input_digests": {
+                "battles_sha256": dump.battles_sha256,
+                "votes_sha256": dump.votes_sha256,
+            },
+        },
+        "categories": categories,
+    }
+
+
+def _category_section(
+    dump: Dump, slug: str, index: int, params: ComputeParams, progress: Progress | None
+) -> dict[str, Any]:
+    rows = np.flatnonzero(dump.category == index)
+    global_a, global_b = dump.model_a[rows], dump.model_b[rows]
+    members = np.unique(np.concatenate([global_a, global_b]))  # sorted => slug order
+    local_a = np.searchsorted(members, global_a)
+    local_b = np.searchsorted(members, global_b)
+    votes = dump.vote_count[rows]
+    model_votes = np.bincount(local_a, weights=votes, minlength=members.size) + np.bincount(
+        local_b, weights=votes, minlength=members.size
+    )
+    category_votes = int(votes.sum())
+    style_control = category_votes >= params.style_min_votes
+
+    def round_progress(done: int, total: int) -> None:
+        if progress:
+            progress(f"bootstrap {slug}", done, total)
+
+    fit = fit_category(
+        local_a,
+        local_b,
+        dump.wins_a[rows],
+        dump.wins_b[rows],
+        dump.features_a[rows],
+        dump.features_b[rows],
+        int(members.size),
+        bootstrap_rounds=params.bootstrap_rounds,
+        rng=category_rng(params.seed, slug),
+        style_control=style_control,
+        progress=round_progress,
+    )
+    entries = _entries([dump.models[g] for g in members], model_votes.astype(np.int64), fit, params)
+    coefficients = (
+        {name: round4(value) for name, value in zip(COVARIATES, fit.style_coefficients)}
+        if style_control and fit.style_coefficients is not None
+        else None
+    )
+    return {
+        "category": slug,
+        "vote_count": category_votes,
+        "style_control": style_control,
+        "style_coefficients": coefficients,
+        "entries": entries,
+    }
+
+
+def _entries(
+    slugs: list[str], model_votes: np.ndarray, fit: FitResult, params: ComputeParams
+) -> list[dict[str, Any]]:
+    controlled = fit.rating_sc is not None
+    entries = []
+    for i, slug in enumerate(slugs):
+        raw = (round4(fit.rating[i]), round4(fit.ci_low[i]), round4(fit.ci_high[i]))
+        sc = (
+            (round4(fit.rating_sc[i]), round4(fit.ci_low_sc[i]), round4(fit.ci_high_sc[i]))
+            if controlled
+            else raw
+        )
+        entries.append(
+            {
+                "model": slug,
+                "rating": raw[0],
+                "ci_low": raw[1],
+                "ci_high": raw[2],
+                "rating_style_controlled": sc[0],
+                "ci_low_sc": sc[1],
+                "ci_high_sc": sc[2],
+                "vote_count": int(model_votes[i]),
+                "provisional": bool(model_votes[i] < params.min_votes),
+            }
+        )
+    entries.sort(key=lambda entry: (-entry["rating"], entry["model"].encode("utf-8")))
+    ranked_lows = [entry["ci_low"] for entry in entries if not entry["provisional"]]
+    for order, entry in enumerate(entries, start=1):
+        entry["order"] = order
+        entry["rank"] = (
+            None
+            if entry["provisional"]
+            else 1 + sum(1 for low in ranked_lows if low > entry["ci_high"])
+        )
+    return entries
+
+
+def render(document: Any) -> bytes:
+    """leaderboard.json bytes per spec 6.4.
+
+    The layout is exactly `json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True,
+    separators=(", ", ": "))` plus a trailing LF, except that every float is written with
+    exactly four decimals (-?d+.dddd), which json.dumps cannot do.
+    """
+    return (_encode(document, 0) + "\n").encode("ascii")
+
+
+def _encode(value: Any, depth: int) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, float):
+        if not np.isfinite(value):
+            raise ValueError(f"leaderboard values must be finite, got {value!r}")
+        return f"{round4(value):.4f}"
+    inner = "\n" + "  " * (depth + 1)
+    outer = "\n" + "  " * depth
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = sorted(value.items())  # code-point order == UTF-8 byte order
+        body = (", " + inner).join(
+            f"{json.dumps(key, ensure_ascii=True)}: {_encode(item, depth + 1)}" for key, item in items
+        )
+        return "{" + inner + body + outer + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        return "[" + inner + (", " + inner).join(_encode(item, depth + 1) for item in value) + outer + "]"
+    raise TypeError(f"cannot serialise {type(value).__name__} into leaderboard.json")
+
+
+def compute_leaderboard(
+    battles: str | Path,
+    votes: str | Path,
+    params: ComputeParams = ComputeParams(),
+    progress: Progress | None = None,
+) -> bytes:
+    """Read, validate and rate a dump; return the exact leaderboard.json bytes.
+
+    Raises DumpError (file, line, field) for a dump the spec rejects.
+    """
+    dump = read_dump(battles, votes, progress=progress)
+    return render(build_document(dump, params, progress))

@@ -1,0 +1,155 @@
+"""The real `humaneval-ratings` command in a subprocess: spec section 7 and the CLI contract."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from atlas_assets.core.hashing import sha256_file
+
+BATTLES = """\
+{"kind": "battles", "schema_version": 1, "generated_at": "2026-08-23T04:00:00Z", "categories": ["chat-writing"]}
+{"battle_id": "1", "category_slug": "chat-writing", "model_a": "gpt-alpha", "model_b": "claude-beta", "created_at": "2026-08-22T10:00:00Z", "normalization_mode": "rendered", "response_a": "## Plan\\n\\n- step one\\n- step two", "response_b": "Do step one, then step two."}
+{"battle_id": "2", "category_slug": "chat-writing", "model_a": "claude-beta", "model_b": "gpt-alpha", "created_at": "2026-08-22T11:00:00Z", "normalization_mode": "raw", "response_a": "Short answer.", "response_b": "A considerably longer answer with more detail."}
+"""
+
+VOTES = """\
+{"kind": "votes", "schema_version": 1, "generated_at": "2026-08-23T04:00:00Z"}
+{"vote_id": "10", "battle_id": "1", "voter_id": "v_a1", "choice": "win_a", "created_at": "2026-08-22T10:05:00Z", "weight": 1.0}
+{"vote_id": "11", "battle_id": "1", "voter_id": "v_b2", "choice": "tie", "created_at": "2026-08-22T10:06:00Z", "weight": 0.5}
+{"vote_id": "12", "battle_id": "2", "voter_id": "v_a1", "choice": "win_b", "created_at": "2026-08-22T11:09:00Z", "weight": 1.0}
+"""
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "atlas_assets.ratings.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONHASHSEED": "random"},
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def worked_example(tmp_path: Path) -> tuple[Path, Path]:
+    battles, votes = tmp_path / "battles.jsonl", tmp_path / "votes.jsonl"
+    battles.write_text(BATTLES, encoding="utf-8")
+    votes.write_text(VOTES, encoding="utf-8")
+    return battles, votes
+
+
+def compute(battles: Path, votes: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return run_cli("compute", "--battles", str(battles), "--votes", str(votes), "--out", str(out), *extra)
+
+
+def test_worked_example_of_spec_section_7(worked_example, tmp_path):
+    battles, votes = worked_example
+    out = tmp_path / "leaderboard.json"
+    result = compute(battles, votes, out, "--seed", "42")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(out.read_text())
+    meta = document["metadata"]
+    assert meta["package"] == "humaneval-ratings"
+    assert meta["dump_schema_version"] == 1
+    assert meta["dump_generated_at"] == "2026-08-23T04:00:00Z"
+    assert (meta["seed"], meta["bootstrap_rounds"], meta["min_votes"], meta["style_min_votes"]) == (42, 100, 30, 50)
+    assert meta["input_digests"] == {"battles_sha256": sha256_file(battles), "votes_sha256": sha256_file(votes)}
+    [category] = document["categories"]
+    assert category["category"] == "chat-writing"
+    assert category["vote_count"] == 3
+    assert category["style_control"] is False
+    assert category["style_coefficients"] is None
+    first, second = category["entries"]
+    assert (first["model"], first["order"], second["model"], second["order"]) == ("gpt-alpha", 1, "claude-beta", 2)
+    for entry in category["entries"]:
+        assert entry["provisional"] is True and entry["rank"] is None
+        assert entry["vote_count"] == 3
+        assert entry["rating_style_controlled"] == entry["rating"]
+        assert (entry["ci_low_sc"], entry["ci_high_sc"]) == (entry["ci_low"], entry["ci_high"])
+    assert first["rating"] > 1000 > second["rating"]
+    assert round(first["rating"] + second["rating"], 3) == 2000.0
+
+
+def test_output_is_byte_identical_across_processes_and_verifies(worked_example, tmp_path):
+    battles, votes = worked_example
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    assert compute(battles, votes, first).returncode == 0
+    assert compute(battles, votes, second).returncode == 0
+    data = first.read_bytes()
+    assert data == second.read_bytes()
+    assert data.endswith(b"}\n") and not data.endswith(b"\n\n")
+    data.decode("ascii")
+    result = run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(first))
+    assert result.returncode == 0, result.stderr
+    assert "reproduces byte for byte" in result.stdout
+
+
+def test_verify_names_the_first_differing_field(worked_example, tmp_path):
+    battles, votes = worked_example
+    out = tmp_path / "leaderboard.json"
+    assert compute(battles, votes, out).returncode == 0
+    text = out.read_text()
+    document = json.loads(text)
+    ci_high = document["categories"][0]["entries"][1]["ci_high"]
+    tampered = text.replace(f'"ci_high": {ci_high:.4f}', f'"ci_high": {ci_high + 0.0001:.4f}', 1)
+    assert tampered != text
+    out.write_text(tampered)
+    result = run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(out))
+    assert result.returncode == 1
+    assert "categories[0].entries[1].ci_high" in result.stderr
+
+
+def test_verify_reports_a_changed_dump_by_its_digest(worked_example, tmp_path):
+    battles, votes = worked_example
+    out = tmp_path / "leaderboard.json"
+    assert compute(battles, votes, out).returncode == 0
+    votes.write_text(VOTES.replace('"weight": 0.5', '"weight": 0.25'))
+    result = run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(out))
+    assert result.returncode == 1
+    assert "metadata.input_digests.votes_sha256" in result.stderr
+
+
+def test_rejected_dump_writes_nothing_and_keeps_an_existing_output(worked_example, tmp_path):
+    battles, votes = worked_example
+    out = tmp_path / "leaderboard.json"
+    out.write_bytes(b"previous leaderboard\n")
+    votes.write_text(VOTES.replace('"weight": 1.0}\n{"vote_id": "11"', '"weight": true}\n{"vote_id": "11"'))
+    result = compute(battles, votes, out)
+    assert result.returncode == 1
+    assert "votes.jsonl:2" in result.stderr and "weight" in result.stderr
+    assert out.read_bytes() == b"previous leaderboard\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.jsonl", "leaderboard.json", "votes.jsonl"]
+
+
+def test_parameters_change_the_numbers_and_are_recorded(worked_example, tmp_path):
+    battles, votes = worked_example
+    default, other = tmp_path / "a.json", tmp_path / "b.json"
+    assert compute(battles, votes, default).returncode == 0
+    assert compute(battles, votes, other, "--seed", "7", "--bootstrap-rounds", "20", "--min-votes", "2").returncode == 0
+    meta = json.loads(other.read_text())["metadata"]
+    assert (meta["seed"], meta["bootstrap_rounds"], meta["min_votes"]) == (7, 20, 2)
+    entries = json.loads(other.read_text())["categories"][0]["entries"]
+    assert all(e["provisional"] is False and e["rank"] == 1 for e in entries)
+
+
+def test_help_teaches_and_bad_usage_exits_2(tmp_path):
+    result = run_cli("compute", "--help")
+    assert result.returncode == 0
+    for flag in ("--battles", "--votes", "--out", "--seed", "--bootstrap-rounds", "--min-votes", "--style-min-votes"):
+        assert flag in result.stdout
+    bad = run_cli("compute", "--battles", "b", "--votes", "v", "--out", "o", "--bootstrap-rounds", "0")
+    assert bad.returncode == 2 and "bootstrap-rounds" in bad.stderr
+
+
+def test_missing_input_file_is_a_clear_error(tmp_path):
+    result = compute(tmp_path / "nope.jsonl", tmp_path / "nope2.jsonl", tmp_path / "out.json")
+    assert result.returncode == 1
+    assert "nope.jsonl" in result.stderr
+    assert not (tmp_path / "out.json").exists()

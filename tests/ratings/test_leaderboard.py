@@ -1,0 +1,82 @@
+"""leaderboard.json assembly and byte format (spec section 6), independent of the dump reader."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from atlas_assets.ratings.fit import FitResult
+from atlas_assets.ratings.leaderboard import ComputeParams, _entries, category_rng, render, round4
+
+
+def test_render_matches_json_dumps_layout_for_non_float_values():
+    document = {
+        "b": [1, 2, {"z": None, "a": True}],
+        "a": {"nested": [], "empty": {}, "text": "caf\u00e9 \u2603 \"q\""},
+        "c": "x",
+    }
+    expected = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True, separators=(", ", ": ")) + "\n"
+    assert render(document).decode("ascii") == expected
+
+
+def test_render_writes_every_float_with_exactly_four_decimals():
+    data = render({"values": [1041.22114, 0.5, -3.0, 24.183, 1e-9, -1e-9, 123456.78905]}).decode()
+    numbers = re.findall(r"-?\d+\.\d+", data)
+    assert numbers == ["1041.2211", "0.5000", "-3.0000", "24.1830", "0.0000", "0.0000", "123456.7890"]
+    assert data.endswith("]\n}\n") and "\r" not in data
+
+
+def test_round4_is_half_even_like_python_round():
+    for value in (0.12345, 1.00005, 2.67895, -7.55555, 1e-5):
+        assert round4(value) == round(value, 4) + 0.0
+    assert str(round4(-0.00001)) == "0.0"
+
+
+def test_render_refuses_non_finite_values():
+    with pytest.raises(ValueError, match="finite"):
+        render({"x": float("nan")})
+
+
+def _fit(rating, low, high):
+    rating, low, high = (np.asarray(v, dtype=float) for v in (rating, low, high))
+    return FitResult(rating, low, high, None, None, None, None)
+
+
+def test_entries_order_by_rounded_rating_then_slug_and_rank_bands_from_published_cis():
+    # b and c tie after rounding (1010.00004 -> 1010.0000), so slug order decides.
+    fit = _fit(
+        rating=[1050.0, 1010.00004, 1010.0, 930.0, 1100.0],
+        low=[1040.0, 1000.0, 995.0, 900.0, 1060.0],
+        high=[1060.0, 1020.0, 1025.0, 960.0, 1140.0],
+    )
+    slugs = ["a", "c", "b", "d", "e"]
+    votes = np.array([100, 100, 100, 100, 10])  # e is provisional
+    entries = _entries(slugs, votes, fit, ComputeParams(min_votes=30))
+    assert [e["model"] for e in entries] == ["e", "a", "b", "c", "d"]
+    assert [e["order"] for e in entries] == [1, 2, 3, 4, 5]
+    by_model = {e["model"]: e for e in entries}
+    assert by_model["e"]["rank"] is None and by_model["e"]["provisional"] is True
+    # a: nobody (non-provisional) has ci_low > 1060 -> rank 1, although e's CI is above it.
+    assert by_model["a"]["rank"] == 1
+    # b and c: a's ci_low 1040 exceeds their ci_high (1025, 1020) -> rank 2.
+    assert by_model["b"]["rank"] == 2 and by_model["c"]["rank"] == 2
+    # d: a, b, c all have ci_low >= 995 > 960 -> rank 4.
+    assert by_model["d"]["rank"] == 4
+    # Without style control the SC fields mirror the raw ones.
+    assert all(e["rating_style_controlled"] == e["rating"] and e["ci_low_sc"] == e["ci_low"] for e in entries)
+
+
+def test_category_streams_depend_on_seed_and_slug_only():
+    first = category_rng(42, "chat-writing").random(4)
+    assert np.array_equal(first, category_rng(42, "chat-writing").random(4))
+    assert not np.array_equal(first, category_rng(42, "chat-coding").random(4))
+    assert not np.array_equal(first, category_rng(43, "chat-writing").random(4))
+
+
+@pytest.mark.parametrize("field", ["seed", "bootstrap_rounds", "min_votes", "style_min_votes"])
+def test_params_reject_negative_values(field):
+    with pytest.raises(ValueError, match=field.replace("_", "-")):
+        ComputeParams(**{field: -1})
