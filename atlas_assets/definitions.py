@@ -2,8 +2,9 @@
 
 import dagster as dg
 
-from atlas_assets.defs import leaderboard
+from atlas_assets.orchestration import datasets, leaderboard
 
 defs = dg.Definitions.merge(
     leaderboard.defs,
+    datasets.defs,
 )

@@ -136,7 +136,11 @@ def test_parameters_change_the_numbers_and_are_recorded(worked_example, tmp_path
     meta = json.loads(other.read_text())["metadata"]
     assert (meta["seed"], meta["bootstrap_rounds"], meta["min_votes"]) == (7, 20, 2)
     entries = json.loads(other.read_text())["categories"][0]["entries"]
-    assert all(e["provisional"] is False and e["rank"] == 1 for e in entries)
+    assert all(e["provisional"] is False for e in entries)
+    # gpt-alpha's published ci_low lies above claude-beta's ci_high: two separate bands.
+    assert entries[0]["ci_low"] > entries[1]["ci_high"]
+    assert [(e["model"], e["rank"]) for e in entries] == [("gpt-alpha", 1), ("claude-beta", 2)]
+    assert default.read_bytes() != other.read_bytes()
 
 
 def test_help_teaches_and_bad_usage_exits_2(tmp_path):

