@@ -212,21 +212,24 @@ def _fit_category(
     chunk_hi = np.empty((chunk, pairs.n_pairs))
     boot_raw = np.empty((rounds, m))
     boot_sc = np.empty((rounds, m))
+    present = np.empty((rounds, m), dtype=bool)
     for k in range(rounds):
         counts = np.bincount(rng.integers(0, n, size=n), minlength=n)
         sel = np.flatnonzero(counts > 0)
         c = counts[sel].astype(np.float64)
         p_sel = pairs.p[sel]
+        present[k] = (np.bincount(a[sel], minlength=m) + np.bincount(b[sel], minlength=m)) > 0
         row = k % chunk
         chunk_lo[row] = np.bincount(p_sel, c * wlo[sel], pairs.n_pairs)
         chunk_hi[row] = np.bincount(p_sel, c * whi[sel], pairs.n_pairs)
         if sc is not None:
-            boot_sc[k] = _centred(sc.replicate(sel, c, p_sel)[:m])
+            boot_sc[k] = _centred(sc.replicate(sel, c, p_sel)[:m], present[k])
         if row == chunk - 1 or k == rounds - 1:
             first = k - row
             warm = np.broadcast_to(r_hat, (row + 1, m))
             boot_raw[first : k + 1] = _centred(
-                _newton_pairs(pairs, chunk_lo[: row + 1], chunk_hi[: row + 1], warm, max_iter)
+                _newton_pairs(pairs, chunk_lo[: row + 1], chunk_hi[: row + 1], warm, max_iter),
+                present[first : k + 1],
             )
         if progress is not None:
             progress(k + 1, rounds)
@@ -320,15 +323,27 @@ def _check_inputs(a, b, wa, wb, m: int) -> None:
         raise ValueError("wins must be finite and >= 0")
 
 
-def _centred(logits: np.ndarray) -> np.ndarray:
-    return logits - logits.mean(axis=-1, keepdims=True)
+def _centred(logits: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
+    """Logits minus the mean over the models present; absent models (a bootstrap replicate
+    that drew none of their battles) become NaN, because their value there is the prior's,
+    not an estimate, and would drag their CI towards the centre."""
+    if present is None:
+        return logits - logits.mean(axis=-1, keepdims=True)
+    mean = np.where(present, logits, 0.0).sum(axis=-1, keepdims=True) / present.sum(axis=-1, keepdims=True)
+    return np.where(present, logits - mean, np.nan)
 
 
 def _summarise(point: np.ndarray, boot: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Point rating and 2.5/97.5 percentiles over the replicates in which each model appeared
+    (a model absent from every replicate, possible only with very few rounds, gets a
+    zero-width interval at its point rating)."""
     rating = 1000.0 + ELO_PER_LOGIT * point
     if boot.shape[0] == 0:
         return rating, rating.copy(), rating.copy()
-    low, high = np.percentile(1000.0 + ELO_PER_LOGIT * boot, [2.5, 97.5], axis=0)
+    seen = ~np.all(np.isnan(boot), axis=0)
+    low, high = rating.copy(), rating.copy()
+    if seen.any():
+        low[seen], high[seen] = np.nanpercentile(1000.0 + ELO_PER_LOGIT * boot[:, seen], [2.5, 97.5], axis=0)
     return rating, low, high
 
 

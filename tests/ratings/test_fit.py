@@ -311,3 +311,24 @@ def test_fast_replicate_paths_agree_with_exact_newton(monkeypatch):
     exact = fit(a, b, wa, wb, 12, rounds=15, style=True, fa=fa, fb=fb)
     for name in ("rating", "ci_low", "ci_high", "rating_sc", "ci_low_sc", "ci_high_sc", "style_coefficients"):
         np.testing.assert_allclose(getattr(fast, name), getattr(exact, name), rtol=0, atol=1e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("style", [False, True])
+def test_replicates_without_a_models_battles_do_not_pull_its_ci_to_the_centre(style):
+    # Twelve well-measured models plus "rare", whose single battle is a clear win over the
+    # strongest one. The bootstrap leaves that battle out of ~37% of replicates; there the
+    # model's value is the prior's 1000, not an estimate, and must not enter its CI.
+    a, b, wa, wb, true = simulate(m=12, n=6_000, seed=5)
+    top = int(np.argmax(true))
+    rare = 12
+    a = np.append(a, rare)
+    b = np.append(b, top)
+    wa, wb = np.append(wa, 3.0), np.append(wb, 0.0)
+    features = np.random.default_rng(1).random((a.size, 4)) * 100
+    fit = fit_category(a, b, wa, wb, features, features[::-1], 13, bootstrap_rounds=60,
+                       rng=np.random.default_rng(2), style_control=style)
+    for low, rating in ((fit.ci_low, fit.rating), (fit.ci_low_sc, fit.rating_sc)):
+        if low is None:
+            continue
+        assert rating[rare] > rating[top] > 1000.0
+        assert low[rare] > 1050.0, "replicates without the model's battle leaked into its CI"
