@@ -30,7 +30,7 @@ extrapolates linearly (printed as such).
 
 Results: a table on stdout and bench/results/leaderboard-<YYYY-MM-DD>.json (git-ignored).
 
-    /tmp/venvm/bin/python bench/leaderboard_bench.py                        # everything
+    python bench/leaderboard_bench.py                 # everything (the project venv's python)
     python bench/leaderboard_bench.py --sizes 100k --arena-rank-rounds 10   # quick look
     python bench/leaderboard_bench.py --sizes 1m,5m --skip-arena-rank       # engine only
 """
@@ -299,8 +299,8 @@ def run_arena_rank(args: argparse.Namespace, folder: Path, work: Path) -> dict[s
         str(py), str(BENCH / "arena_rank_runner.py"), "--input", str(npz),
         "--rounds", str(rounds), "--target-rounds", str(args.rounds), "--seed", str(ENGINE_SEED),
     ]
-    log(f"running arena-rank ({rounds} bootstrap rounds{' , extrapolated to ' + str(args.rounds) if rounds < args.rounds else ''}); "
-        "this is the slow part")
+    note = f", extrapolated to {args.rounds}" if rounds < args.rounds else ""
+    log(f"running arena-rank ({rounds} bootstrap rounds{note}); this is the slow part")
     env = dict(os.environ, PYTHONWARNINGS="ignore", TF_CPP_MIN_LOG_LEVEL="3")
     done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=args.arena_rank_timeout, env=env)
     if done.returncode != 0:
@@ -366,8 +366,13 @@ def print_report(report: dict[str, Any]) -> None:
         print()
         ours = next((r for r in rows if r["label"] == ar["size"]), None)
         t = ar["totals"]
-        extra = (f"EXTRAPOLATED from {ar['rounds_run']} rounds to {ar['target_rounds']}"
-                 if ar["extrapolated"] else f"{ar['rounds_run']} rounds, measured")
+        if not ar["extrapolated"]:
+            extra = f"{ar['rounds_run']} rounds, measured"
+        elif ar.get("probe_rounds"):
+            extra = (f"bootstrap EXTRAPOLATED to {ar['target_rounds']} rounds from runs of {ar['probe_rounds']} and "
+                     f"{ar['rounds_run']} rounds: fixed cost + cost per round")
+        else:
+            extra = f"bootstrap EXTRAPOLATED proportionally from {ar['rounds_run']} rounds to {ar['target_rounds']}"
         print(f"arena-rank {ar.get('arena_rank_version')} on the {ar['size']} dump (jax {ar.get('jax_version')}, "
               f"bootstrap pool: {ar.get('start_method')}; {extra})")
         print(f"  bootstrap  (BT + contextual BT, all categories): {t['bootstrap']:9.1f} s  "
@@ -406,8 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arena-rank-size", default="100k", help="dump size arena-rank runs on (default 100k)")
     parser.add_argument(
         "--arena-rank-rounds", type=int, default=None,
-        help="bootstrap rounds arena-rank actually runs (default --rounds); fewer are extrapolated linearly "
-        "to --rounds (100 rounds at 100k take tens of minutes)",
+        help="bootstrap rounds arena-rank actually runs (default --rounds). Fewer are extrapolated linearly to "
+        "--rounds from a second, cpu_count-round run (fixed cost + cost per round), printed as extrapolated. "
+        "100 rounds at 100k take ~15 min on 2 cores; 20 take ~4 min",
     )
     parser.add_argument("--arena-python", default=None, help="python of an existing venv with arena-rank (default .venv-bench)")
     parser.add_argument("--arena-rank-timeout", type=float, default=4 * 3600, help="seconds (default 4 h)")

@@ -243,6 +243,9 @@ def _markup_count(text: str, at_line_start: bool) -> int:
     return n
 
 
+_Units = list[tuple[str, str, bool]]  # (unit text, separator after it, may a response start here)
+
+
 class _Pool:
     """One category-kind's text: units (sentence / line / block) with separators between them.
 
@@ -253,13 +256,13 @@ class _Pool:
     lists the units a response may begin at.
     """
 
-    def __init__(self, units: list[tuple[str, str, int, int, int, int, bool]]):
+    def __init__(self, units: _Units):
         raw_start, raw_end, esc_start, esc_end = [], [], [], []
         markup, starts = [], []
         esc_parts: list[str] = []
         raw_pos = esc_pos = 0
         line_start = True
-        for i, (text, sep, _h, _li, _b, _c, can_start) in enumerate(units):
+        for i, (text, sep, can_start) in enumerate(units):
             e_text = json.dumps(text, ensure_ascii=False)[1:-1]
             e_sep = json.dumps(sep, ensure_ascii=False)[1:-1]
             raw_start.append(raw_pos)
@@ -304,15 +307,13 @@ class _TextMaker:
         n = int(self.rng.integers(lo, hi + 1))
         return " ".join(self._word() for _ in range(n))
 
-    def sentence(self, bold_p: float = 0.0) -> tuple[str, int]:
+    def sentence(self, bold_p: float = 0.0) -> str:
         n = int(self.rng.integers(6, 19))
         words = [self._word() for _ in range(n)]
         words[0] = words[0][:1].upper() + words[0][1:]
-        n_bold = 0
         if bold_p and self.rng.random() < bold_p:
             k = int(self.rng.integers(1, n))
             words[k] = f"**{words[k]}**"
-            n_bold = 1
         r = self.rng.random()
         if r < 0.06:
             k = int(self.rng.integers(0, n))
@@ -321,7 +322,7 @@ class _TextMaker:
             k = int(self.rng.integers(1, n))
             words[k] = f"`{words[k]}`"
         end = "?" if self.rng.random() < 0.07 else "."
-        return " ".join(words) + end, n_bold
+        return " ".join(words) + end
 
     def code_block(self) -> str:
         n = int(self.rng.integers(3, 8))
@@ -330,39 +331,37 @@ class _TextMaker:
         lang = ("python", "js", "sql", "")[int(self.rng.integers(0, 4))]
         return f"```{lang}\n" + "\n".join(lines) + "\n```"
 
-    def plain_units(self, target_chars: int) -> list[tuple[str, str, int, int, int, int, bool]]:
+    def plain_units(self, target_chars: int) -> _Units:
         """Paragraphs of sentences: units are sentences, any sentence may open a response."""
-        units: list[tuple[str, str, int, int, int, int, bool]] = []
+        units: _Units = []
         total = 0
         while total < target_chars:
             n_sent = int(self.rng.integers(2, 7))
             for j in range(n_sent):
-                s, _ = self.sentence()
+                s = self.sentence()
                 sep = " " if j < n_sent - 1 else "\n\n"
-                units.append((s, sep, 0, 0, 0, 0, True))
+                units.append((s, sep, True))
                 total += len(s) + len(sep)
         return units
 
-    def markdown_units(self, target_chars: int) -> list[tuple[str, str, int, int, int, int, bool]]:
+    def markdown_units(self, target_chars: int) -> _Units:
         """Structured documents: headers, paragraphs, bullet / numbered lists, bold, code."""
-        units: list[tuple[str, str, int, int, int, int, bool]] = []
+        units: _Units = []
         total = 0
 
-        def add(text: str, sep: str, h=0, li=0, b=0, c=0, can_start=False) -> None:
+        def add(text: str, sep: str, can_start: bool = False) -> None:
             nonlocal total
-            units.append((text, sep, h, li, b, c, can_start))
+            units.append((text, sep, can_start))
             total += len(text) + len(sep)
 
         while total < target_chars:
             level = ("#", "##", "###")[int(self.rng.integers(0, 3))]
             title = self.phrase(1, 4)
-            add(f"{level} {title[:1].upper()}{title[1:]}", "\n\n", h=1, can_start=True)
+            add(f"{level} {title[:1].upper()}{title[1:]}", "\n\n", can_start=True)
             for _ in range(int(self.rng.integers(1, 4))):
                 kind = self.rng.random()
                 if kind < 0.35:
-                    s, nb = self.sentence(bold_p=0.5)
-                    s2, nb2 = self.sentence(bold_p=0.3)
-                    add(f"{s} {s2}", "\n\n", b=nb + nb2, can_start=True)
+                    add(f"{self.sentence(bold_p=0.5)} {self.sentence(bold_p=0.3)}", "\n\n", can_start=True)
                 elif kind < 0.75:
                     n_items = int(self.rng.integers(2, 7))
                     numbered = self.rng.random() < 0.35
@@ -371,17 +370,14 @@ class _TextMaker:
                         marker = f"{j + 1}." if numbered else bullet
                         if self.rng.random() < 0.5:
                             body = f"**{self.phrase(1, 2)}**: {self.phrase(3, 9)}"
-                            nb = 1
                         else:
                             body = self.phrase(3, 11)
-                            nb = 0
                         sep = "\n" if j < n_items - 1 else "\n\n"
-                        add(f"{marker} {body}", sep, li=1, b=nb, can_start=(j == 0))
+                        add(f"{marker} {body}", sep, can_start=(j == 0))
                 elif kind < 0.9 and self.kind in ("coding", "reasoning"):
-                    add(self.code_block(), "\n\n", c=1)
+                    add(self.code_block(), "\n\n")
                 else:
-                    s, nb = self.sentence(bold_p=0.6)
-                    add(s, "\n\n", b=nb, can_start=True)
+                    add(self.sentence(bold_p=0.6), "\n\n", can_start=True)
         return units
 
 
