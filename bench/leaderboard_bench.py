@@ -468,14 +468,19 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_arena_rank:
             if arena_folder is None:
                 arena_folder, _ = ensure_dump(args.data_dir, ar_votes, args.models, args.seed)
-            result = run_arena_rank(args, arena_folder, work)
-            result["size"] = ar_label
-            report["arena_rank"] = result
-            ours = next((r for r in report["sizes"] if r["votes"] == ar_votes), None)
-            if ours and ours["ours"]["returncode"] == 0:
-                s = ours["ours"]["seconds"]
-                result["ratio_bootstrap"] = result["totals"]["bootstrap"] / s
-                result["ratio_sandwich"] = result["totals"]["sandwich"] / s
+            try:
+                result = run_arena_rank(args, arena_folder, work)
+            except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as exc:
+                log(f"arena-rank FAILED: {exc}")
+                report["arena_rank_error"] = str(exc)
+            else:
+                result["size"] = ar_label
+                report["arena_rank"] = result
+                ours = next((r for r in report["sizes"] if r["votes"] == ar_votes), None)
+                if ours and ours["ours"]["returncode"] == 0:
+                    s = ours["ours"]["seconds"]
+                    result["ratio_bootstrap"] = result["totals"]["bootstrap"] / s
+                    result["ratio_sandwich"] = result["totals"]["sandwich"] / s
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print_report(report)
@@ -484,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, path)
     log(f"results: {path}")
-    failed = any(r["ours"]["returncode"] != 0 for r in report["sizes"])
+    failed = any(r["ours"]["returncode"] != 0 for r in report["sizes"]) or "arena_rank_error" in report
     return 1 if failed else 0
 
 

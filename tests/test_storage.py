@@ -65,12 +65,24 @@ def test_local_paths_cannot_escape_the_root(tmp_path):
     assert not (tmp_path / "outside.txt").exists()
 
 
-def test_local_fetch_to_copies_atomically(tmp_path):
+def test_local_download_streams_atomically_with_digest(tmp_path):
     store = ArtifactStore(tmp_path / "root")
-    store.put_bytes("dump/votes.jsonl", b"line\n")
+    stored = store.put_bytes("dump/votes.jsonl", b"line\n" * 300_000)
     destination = tmp_path / "cache" / "votes.jsonl"
-    assert store.fetch_to("dump/votes.jsonl", destination) == destination
-    assert destination.read_bytes() == b"line\n"
+    got = store.download("dump/votes.jsonl", destination)
+    assert got.path == destination and got.sha256 == stored.sha256 and got.size == 1_500_000
+    assert destination.read_bytes() == b"line\n" * 300_000
+    assert store.head("dump/votes.jsonl").size == 1_500_000 and store.head("nope") is None
+    assert oct(destination.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+    assert [p.name for p in destination.parent.iterdir()] == ["votes.jsonl"]
+
+
+def _umask() -> int:
+    import os
+
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 # --------------------------------------------------------------------------- S3 (moto, loopback)
@@ -121,10 +133,14 @@ def test_s3_missing_object_does_not_exist_and_get_raises(moto_s3, s3_client):
         store.get_bytes("nope.json")
 
 
-def test_s3_fetch_to_writes_a_local_copy(moto_s3, s3_client, tmp_path):
+def test_s3_download_streams_a_local_copy_with_etag_and_digest(moto_s3, s3_client, tmp_path):
     s3_client.create_bucket(Bucket="dumps")
-    s3_client.put_object(Bucket="dumps", Key="nightly/votes.jsonl", Body=b"v\n")
+    body = b"v\n" * 700_000  # several 1 MiB chunks
+    s3_client.put_object(Bucket="dumps", Key="nightly/votes.jsonl", Body=body)
     store = ArtifactStore("s3://dumps/nightly")
-    destination = store.fetch_to("votes.jsonl", tmp_path / "c" / "votes.jsonl")
-    assert destination.read_bytes() == b"v\n"
-    assert [p.name for p in destination.parent.iterdir()] == ["votes.jsonl"]
+    info = store.head("votes.jsonl")
+    got = store.download("votes.jsonl", tmp_path / "c" / "votes.jsonl")
+    assert got.path.read_bytes() == body and got.size == len(body) == info.size
+    assert got.sha256 == hashlib.sha256(body).hexdigest() and got.tag == info.tag
+    assert [p.name for p in got.path.parent.iterdir()] == ["votes.jsonl"]
+    assert store.head("absent.jsonl") is None

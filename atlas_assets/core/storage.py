@@ -9,12 +9,29 @@ how tests point it at a moto server on 127.0.0.1.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.atomic import atomic_write_bytes, atomic_writer
 from atlas_assets.core.hashing import sha256_bytes
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    tag: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Downloaded:
+    path: Path
+    tag: str
+    sha256: str
+    size: int
 
 
 @dataclass(frozen=True)
@@ -81,17 +98,7 @@ class ArtifactStore:
         return response["Body"].read()
 
     def exists(self, relpath: str) -> bool:
-        if self._local is not None:
-            return self._path(relpath).is_file()
-        from botocore.exceptions import ClientError
-
-        try:
-            s3_client().head_object(Bucket=self._bucket, Key=self._key(relpath))
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-                return False
-            raise
-        return True
+        return self.head(relpath) is not None
 
     def list(self, relprefix: str = "") -> Iterator[str]:
         """Relative paths of every artifact under `relprefix`, sorted."""
@@ -110,9 +117,47 @@ class ArtifactStore:
         ]
         return iter(sorted(keys))
 
-    def fetch_to(self, relpath: str, destination: Path) -> Path:
-        """Copy an artifact to a local path (atomically) and return it."""
-        return atomic_write_bytes(destination, self.get_bytes(relpath))
+    def head(self, relpath: str) -> ObjectInfo | None:
+        """Size and version tag of an artifact without reading it; None when it does not exist.
+
+        The tag is the S3 ETag, or for a local file its size and modification time: either
+        changes when the content is replaced.
+        """
+        if self._local is not None:
+            path = self._path(relpath)
+            if not path.is_file():
+                return None
+            stat = path.stat()
+            return ObjectInfo(tag=f"{stat.st_size}-{stat.st_mtime_ns}", size=stat.st_size)
+        from botocore.exceptions import ClientError
+
+        try:
+            head = s3_client().head_object(Bucket=self._bucket, Key=self._key(relpath))
+        except ClientError as error:
+            if str(error.response.get("Error", {}).get("Code")) in ("404", "NoSuchKey", "NotFound"):
+                return None
+            raise
+        return ObjectInfo(tag=str(head.get("ETag", "")), size=int(head.get("ContentLength", -1)))
+
+    def download(self, relpath: str, destination: Path) -> Downloaded:
+        """Stream an artifact to a local file (atomically, constant memory), hashing as it goes."""
+        digest = hashlib.sha256()
+        size = 0
+        if self._local is not None:
+            source = open(self._path(relpath), "rb")
+            tag = self.head(relpath).tag  # type: ignore[union-attr]
+        else:
+            response = s3_client().get_object(Bucket=self._bucket, Key=self._key(relpath))
+            source, tag = response["Body"], str(response.get("ETag", ""))
+        try:
+            with atomic_writer(destination) as handle:
+                while chunk := source.read(_CHUNK):
+                    digest.update(chunk)
+                    handle.write(chunk)
+                    size += len(chunk)
+        finally:
+            source.close()
+        return Downloaded(path=Path(destination), tag=tag, sha256=digest.hexdigest(), size=size)
 
 
 def s3_client():

@@ -37,17 +37,15 @@ from atlas_assets.orchestration.resources import (
     ENV_VOTES_DUMP,
     RESOURCES,
     ArtifactStoreResource,
-    DumpFiles,
     MediaBucketResource,
     VotesDumpResource,
-    dump_data_version,
-    read_header,
 )
 from atlas_assets.ratings import PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 from atlas_assets.ratings.media import check_recording_media, missing_markdown
 from atlas_assets.ratings.plot import render_leaderboard_png
+from atlas_assets.ratings.source import DumpFiles, dump_data_version, read_header
 from atlas_assets.ratings.telemetry import summarize_telemetry, telemetry_json, telemetry_markdown
 
 GROUP = "arena"

@@ -46,8 +46,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -510,6 +510,8 @@ def generate_dump(
         raise ValueError("schema_version must be 1 or 2")
     if n_votes < 1:
         raise ValueError("n_votes must be >= 1")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be in [0, 2**63)")
     lo_chars, hi_chars = int(response_chars[0]), int(response_chars[1])
     if not 10 <= lo_chars < hi_chars:
         raise ValueError("response_chars must be (lo, hi) with 10 <= lo < hi")
@@ -523,7 +525,7 @@ def generate_dump(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
 
-    rng = np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, 0xA71A5]))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0xA71A5]))
     models = model_slugs(n_models)
     n_cat = len(categories)
     is_rec_cat = np.array([c in RECORDING_CATEGORIES for c in categories])

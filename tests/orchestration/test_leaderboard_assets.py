@@ -35,8 +35,8 @@ from atlas_assets.orchestration.resources import (
     ArtifactStoreResource,
     MediaBucketResource,
     VotesDumpResource,
-    dump_data_version,
 )
+from atlas_assets.ratings.source import dump_data_version
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 from tests.conftest import recording_battle, small_dump_records, text_battle, vote, write_dump
 

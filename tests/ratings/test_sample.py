@@ -166,8 +166,8 @@ def test_proportions_are_realistic(dump):
         per_model[b["model_a"]] += n
         per_model[b["model_b"]] += n
     counts = sorted(per_model.values())
-    assert counts[-1] > 5 * counts[len(counts) // 2] or counts[0] < 30
-    assert counts[0] < 30
+    assert counts[-1] > 3 * counts[len(counts) // 2], "popular models should dominate"
+    assert counts[0] < 30, "some models should have few votes (provisional)"
 
 
 def test_truth_is_consistent(dump):
