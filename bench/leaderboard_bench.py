@@ -331,7 +331,7 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"humaneval-ratings compute, {report['params']['rounds']} bootstrap rounds, "
           f"{report['params']['models']} models, {len(CATEGORIES)} categories "
           f"({report['machine']['cpu_count']} CPUs)")
-    head = f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'peak MB':>8} {'tree MB':>8}  targets"
+    head = f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'peak MB':>8} {'tree MB':>8} {'load':>5}  targets"
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -343,8 +343,11 @@ def print_report(report: dict[str, Any]) -> None:
             tgt.append(f"<= {TARGET_PEAK_MB[n]:.0f} MB{_mark(r['ours']['peak_tree_rss_mb'] <= TARGET_PEAK_MB[n])}")
         status = "" if r["ours"]["returncode"] == 0 else f"  FAILED (exit {r['ours']['returncode']})"
         print(f"{r['label']:>5} {n:>10,} {_fmt(r['generate_seconds']):>7} {r['ours']['seconds']:>8.2f} "
-              f"{r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f}  {', '.join(tgt)}{status}")
-    print("(gen s: dump generation, '-' = cached; peak MB: largest process; tree MB: whole process tree)")
+              f"{r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f} "
+              f"{r['load_average_1min_before']:>5.1f}  {', '.join(tgt)}{status}")
+    print("(gen s: dump generation, '-' = cached; peak MB: largest process; tree MB: whole process tree;\n"
+          f" load: 1-min load average just before the run, on {report['machine']['cpu_count']} CPUs; it includes the "
+          "bench's own previous step, and a value well above that means other work competed and inflated the time)")
     print()
     print(f"accuracy vs truth.json (style-controlled; Spearman over models with >= {SPEARMAN_MIN_VOTES} votes, "
           f"target >= {TARGET_SPEARMAN}; 95% CI coverage of non-provisional models, target "
@@ -434,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         "params": {"rounds": args.rounds, "models": args.models, "seed": args.seed, "engine_seed": ENGINE_SEED,
                    "categories": list(CATEGORIES)},
         "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(), "numpy": numpy.__version__,
-                    "platform": platform.platform()},
+                    "platform": platform.platform(), "load_average_at_start": list(os.getloadavg())},
         "git": git_state(),
         "engine_command": engine_command(),
         "sizes": [],
@@ -451,10 +454,11 @@ def main(argv: list[str] | None = None) -> int:
                 "--out", str(out), "--seed", str(ENGINE_SEED), "--bootstrap-rounds", str(args.rounds),
             ]
             log(f"{label}: humaneval-ratings compute ...")
+            load = os.getloadavg()[0]
             measured = run_measured(cmd, timeout=args.engine_timeout, log_path=work / f"compute-{label}.log")
             row: dict[str, Any] = {"label": label, "votes": n, "dump": str(folder), "generate_seconds": gen_seconds,
                                    "dump_bytes": sum((folder / f).stat().st_size for f in ("battles.jsonl", "votes.jsonl")),
-                                   "ours": measured}
+                                   "ours": measured, "load_average_1min_before": load}
             if measured["returncode"] == 0:
                 log(f"{label}: {measured['seconds']:.2f} s, peak {measured['peak_tree_rss_mb']:.0f} MB")
                 leaderboard = json.loads(out.read_text())
@@ -485,6 +489,10 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     print_report(report)
     path = args.results_dir / f"leaderboard-{dt.date.today().isoformat()}.json"
+    n = 2
+    while path.exists():  # keep earlier runs of the day
+        path = args.results_dir / f"leaderboard-{dt.date.today().isoformat()}-{n}.json"
+        n += 1
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, path)

@@ -872,10 +872,9 @@ def generate_dump(
         vw.abort()
         raise
     if write_truth:
-        truth_path = atomic_write_text(
+        atomic_write_text(
             out / "truth.json", json.dumps(truth.to_json_obj(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         )
-        os.chmod(truth_path, 0o644)
     return truth
 
 
