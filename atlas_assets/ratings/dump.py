@@ -389,6 +389,21 @@ def _range_lines(path: str, start: int, end: int) -> Iterator[list[bytes]]:
             raise _Reject(None, "the file does not end with a newline (LF): truncated?")
 
 
+def _range_records(path: str, start: int, end: int) -> Iterator[dict[str, Any]]:
+    """The JSON objects of the lines in bytes [start, end), in order; _Reject at the first
+    line that is not valid JSON or not an object."""
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    for lines in _range_lines(path, start, end):
+        for line in lines:
+            try:
+                record = loads(line)
+            except decode_error as exc:
+                raise _diagnose(line, exc) from None
+            if type(record) is not dict:
+                raise _Reject(None, f"a record must be a JSON object, got {_describe(record)}")
+            yield record
+
+
 @dataclass
 class _BattlePart:
     """Parse result of one byte range of battles.jsonl: the records before any error."""
@@ -421,71 +436,64 @@ def _parse_battles(path: str, start: int, end: int, version: int, categories: tu
     features_a, features_b = array("d"), array("d")
     models: dict[str, int] = {}
     # Local binds: the inner loop runs once per battle.
-    loads, decode_error, features = orjson.loads, orjson.JSONDecodeError, response_features
+    features = response_features
     quick_timestamp, timestamp_ok = _QUICK_TIMESTAMP, _timestamp_ok
     add_id, add_category, add_a, add_b = ids.append, category.append, model_a.append, model_b.append
     add_features_a, add_features_b = features_a.extend, features_b.extend
     no_features, v2 = _NO_FEATURES, version >= 2
     error = None
     try:
-        for lines in _range_lines(path, start, end):
-            for line in lines:
-                try:
-                    record = loads(line)
-                except decode_error as exc:
-                    raise _diagnose(line, exc) from None
-                if type(record) is not dict:
-                    raise _Reject(None, f"a record must be a JSON object, got {_describe(record)}")
-                get = record.get
-                battle_id = get("battle_id")
-                if type(battle_id) is not str:
-                    raise _wrong(record, "battle_id", "a string")
-                slug = get("category_slug")
-                if type(slug) is not str:
-                    raise _wrong(record, "category_slug", "a string")
-                category_code = category_index.get(slug)
-                if category_code is None:
-                    raise _Reject("category_slug", f"{slug!r} is not in the header's categories list")
-                a = get("model_a")
-                if type(a) is not str:
-                    raise _wrong(record, "model_a", "a string")
-                b = get("model_b")
-                if type(b) is not str:
-                    raise _wrong(record, "model_b", "a string")
-                if a == b:
-                    raise _Reject("model_b", f"equals model_a ({a!r}): a battle needs two different models")
-                created = get("created_at")
-                if type(created) is not str or quick_timestamp(created) is None and not timestamp_ok(created):
-                    raise _bad_timestamp(record, "created_at")
-                mode = get("normalization_mode")
-                if mode != "rendered" and mode != "raw":
-                    raise _one_of("normalization_mode", NORMALIZATION_MODES, mode)
-                modality = get("modality") if v2 else None
-                if modality is None or modality == "text":
-                    text_a = get("response_a")
-                    if type(text_a) is not str:
-                        raise _wrong(record, "response_a", "a string (text battle)")
-                    text_b = get("response_b")
-                    if type(text_b) is not str:
-                        raise _wrong(record, "response_b", "a string (text battle)")
-                    add_features_a(features(text_a, mode))
-                    add_features_b(features(text_b, mode))
-                elif modality == "recording":
-                    _check_recording_battle(record)
-                    add_features_a(no_features)
-                    add_features_b(no_features)
-                else:
-                    raise _one_of("modality", ("text", "recording"), modality)
-                code_a = models.get(a)
-                if code_a is None:
-                    code_a = models[a] = len(models)
-                code_b = models.get(b)
-                if code_b is None:
-                    code_b = models[b] = len(models)
-                add_id(battle_id)
-                add_category(category_code)
-                add_a(code_a)
-                add_b(code_b)
+        for record in _range_records(path, start, end):
+            get = record.get
+            battle_id = get("battle_id")
+            if type(battle_id) is not str:
+                raise _wrong(record, "battle_id", "a string")
+            slug = get("category_slug")
+            if type(slug) is not str:
+                raise _wrong(record, "category_slug", "a string")
+            category_code = category_index.get(slug)
+            if category_code is None:
+                raise _Reject("category_slug", f"{slug!r} is not in the header's categories list")
+            a = get("model_a")
+            if type(a) is not str:
+                raise _wrong(record, "model_a", "a string")
+            b = get("model_b")
+            if type(b) is not str:
+                raise _wrong(record, "model_b", "a string")
+            if a == b:
+                raise _Reject("model_b", f"equals model_a ({a!r}): a battle needs two different models")
+            created = get("created_at")
+            if type(created) is not str or quick_timestamp(created) is None and not timestamp_ok(created):
+                raise _bad_timestamp(record, "created_at")
+            mode = get("normalization_mode")
+            if mode != "rendered" and mode != "raw":
+                raise _one_of("normalization_mode", NORMALIZATION_MODES, mode)
+            modality = get("modality") if v2 else None
+            if modality is None or modality == "text":
+                text_a = get("response_a")
+                if type(text_a) is not str:
+                    raise _wrong(record, "response_a", "a string (text battle)")
+                text_b = get("response_b")
+                if type(text_b) is not str:
+                    raise _wrong(record, "response_b", "a string (text battle)")
+                add_features_a(features(text_a, mode))
+                add_features_b(features(text_b, mode))
+            elif modality == "recording":
+                _check_recording_battle(record)
+                add_features_a(no_features)
+                add_features_b(no_features)
+            else:
+                raise _one_of("modality", ("text", "recording"), modality)
+            code_a = models.get(a)
+            if code_a is None:
+                code_a = models[a] = len(models)
+            code_b = models.get(b)
+            if code_b is None:
+                code_b = models[b] = len(models)
+            add_id(battle_id)
+            add_category(category_code)
+            add_a(code_a)
+            add_b(code_b)
     except _Reject as reject:
         error = (len(ids), reject.field, reject.message)
     return _BattlePart(
@@ -504,46 +512,39 @@ def _parse_votes(path: str, start: int, end: int) -> _VotePart:
     vote_ids: list[str] = []
     battle_ids: list[str] = []
     choices, weights = array("b"), array("d")
-    loads, decode_error, choice_code = orjson.loads, orjson.JSONDecodeError, _CHOICES.get
+    choice_code = _CHOICES.get
     quick_timestamp, timestamp_ok = _QUICK_TIMESTAMP, _timestamp_ok
     add_vote, add_battle, add_choice, add_weight = vote_ids.append, battle_ids.append, choices.append, weights.append
     error = None
     try:
-        for lines in _range_lines(path, start, end):
-            for line in lines:
-                try:
-                    record = loads(line)
-                except decode_error as exc:
-                    raise _diagnose(line, exc) from None
-                if type(record) is not dict:
-                    raise _Reject(None, f"a record must be a JSON object, got {_describe(record)}")
-                get = record.get
-                vote_id = get("vote_id")
-                if type(vote_id) is not str:
-                    raise _wrong(record, "vote_id", "a string")
-                battle_id = get("battle_id")
-                if type(battle_id) is not str:
-                    raise _wrong(record, "battle_id", "a string")
-                if type(get("voter_id")) is not str:
-                    raise _wrong(record, "voter_id", "a string")
-                choice = get("choice")
-                code = choice_code(choice) if type(choice) is str else None
-                if code is None:
-                    raise _one_of("choice", tuple(_CHOICES), choice)
-                created = get("created_at")
-                if type(created) is not str or quick_timestamp(created) is None and not timestamp_ok(created):
-                    raise _bad_timestamp(record, "created_at")
-                weight = get("weight")
-                kind = type(weight)
-                # orjson never yields a non-finite float, so an int or float > 0 is finite.
-                if (kind is not float and kind is not int) or not weight > 0:
-                    if "weight" not in record:
-                        raise _Reject("weight", "required field is missing")
-                    raise _Reject("weight", f"must be a finite number > 0, got {_describe(weight)}")
-                add_vote(vote_id)
-                add_battle(battle_id)
-                add_choice(code)
-                add_weight(weight)
+        for record in _range_records(path, start, end):
+            get = record.get
+            vote_id = get("vote_id")
+            if type(vote_id) is not str:
+                raise _wrong(record, "vote_id", "a string")
+            battle_id = get("battle_id")
+            if type(battle_id) is not str:
+                raise _wrong(record, "battle_id", "a string")
+            if type(get("voter_id")) is not str:
+                raise _wrong(record, "voter_id", "a string")
+            choice = get("choice")
+            code = choice_code(choice) if type(choice) is str else None
+            if code is None:
+                raise _one_of("choice", tuple(_CHOICES), choice)
+            created = get("created_at")
+            if type(created) is not str or quick_timestamp(created) is None and not timestamp_ok(created):
+                raise _bad_timestamp(record, "created_at")
+            weight = get("weight")
+            kind = type(weight)
+            # orjson never yields a non-finite float, so an int or float > 0 is finite.
+            if (kind is not float and kind is not int) or not weight > 0:
+                if "weight" not in record:
+                    raise _Reject("weight", "required field is missing")
+                raise _Reject("weight", f"must be a finite number > 0, got {_describe(weight)}")
+            add_vote(vote_id)
+            add_battle(battle_id)
+            add_choice(code)
+            add_weight(weight)
     except _Reject as reject:
         error = (len(vote_ids), reject.field, reject.message)
     return _VotePart(
