@@ -13,6 +13,7 @@ from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
+from atlas_assets.ratings.fit import FitConvergenceError
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 
 DESCRIPTION = """\
@@ -222,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _compute(args) if args.command == "compute" else _verify(args)
     except DumpError as error:
         print(f"error: dump rejected: {error}", file=sys.stderr)
+    except FitConvergenceError as error:
+        print(f"error: a fit did not converge, nothing was written: {error}", file=sys.stderr)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
     return 1
