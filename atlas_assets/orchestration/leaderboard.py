@@ -45,6 +45,7 @@ from atlas_assets.ratings.errors import DumpError
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 from atlas_assets.ratings.media import check_recording_media, missing_markdown
 from atlas_assets.ratings.plot import render_leaderboard_png
+from atlas_assets.ratings.report import TOP_N, categories_table, top_table
 from atlas_assets.ratings.source import DumpFiles, dump_data_version, read_header
 from atlas_assets.ratings.telemetry import summarize_telemetry, telemetry_json, telemetry_markdown
 
@@ -54,7 +55,6 @@ LEADERBOARD_PNG = "leaderboard.png"
 TELEMETRY_JSON = "browser_use_telemetry.json"
 DUMP_CHECK = "dump_is_valid"
 MEDIA_CHECK = "recording_media_present"
-TOP_N = 10
 
 _RATINGS_DIR = Path(__file__).resolve().parents[1] / "ratings"
 
@@ -71,7 +71,7 @@ def _source_version(names: list[str]) -> str:
 
 # Everything that can change leaderboard.json or its picture; the CLI, the sample generator,
 # media and telemetry cannot.
-_NOT_ENGINE = {"cli.py", "sample.py", "media.py", "telemetry.py"}
+_NOT_ENGINE = {"cli.py", "sample.py", "media.py", "telemetry.py", "report.py", "source.py"}
 LEADERBOARD_CODE_VERSION = _source_version(
     [p.name for p in _RATINGS_DIR.glob("*.py") if p.name not in _NOT_ENGINE]
 )
@@ -153,46 +153,6 @@ class LeaderboardConfig(dg.Config):
             min_votes=self.min_votes,
             style_min_votes=self.style_min_votes,
         )
-
-
-def _fmt(value: Any) -> str:
-    return "–" if value is None else f"{float(value):.1f}"
-
-
-def top_table(category: dict[str, Any], limit: int = TOP_N) -> str:
-    """Markdown: the category's first `limit` entries in published order."""
-    lines = [
-        f"**{category['category']}** · {category['vote_count']:,} votes · "
-        f"style control {'on' if category['style_control'] else 'off'}",
-        "",
-        "| rank | model | rating | 95% CI | style-controlled | votes |",
-        "|---:|---|---:|---|---:|---:|",
-    ]
-    for entry in category["entries"][:limit]:
-        rank = "prov." if entry["rank"] is None else str(entry["rank"])
-        lines.append(
-            f"| {rank} | {entry['model']} | {_fmt(entry['rating'])} | "
-            f"[{_fmt(entry['ci_low'])}, {_fmt(entry['ci_high'])}] | "
-            f"{_fmt(entry['rating_style_controlled'])} | {entry['vote_count']:,} |"
-        )
-    hidden = len(category["entries"]) - limit
-    if hidden > 0:
-        lines.append(f"| | … {hidden} more in leaderboard.json | | | | |")
-    return "\n".join(lines)
-
-
-def categories_table(document: dict[str, Any]) -> str:
-    lines = [
-        "| category | votes | models | ranked | provisional | style control |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
-    for category in document["categories"]:
-        ranked = sum(1 for e in category["entries"] if e["rank"] is not None)
-        lines.append(
-            f"| {category['category']} | {category['vote_count']:,} | {len(category['entries'])} | "
-            f"{ranked} | {len(category['entries']) - ranked} | {'on' if category['style_control'] else 'off'} |"
-        )
-    return "\n".join(lines)
 
 
 def _progress_logger(context: dg.AssetExecutionContext, every_seconds: float = 15.0):
