@@ -6,8 +6,10 @@ in file order; inside a panel the entries appear in their published `order` (rat
 descending), each row showing the rank band, the model slug, a whisker from ci_low to
 ci_high with a dot at the rating, and the numbers. Provisional models (rank null) are
 drawn in grey; the axis is scaled to the ranked models' CIs (and every rating), so a
-provisional model's very wide CI is clipped at the edge with an arrow head. Each panel has its own x axis: ratings are centred at 1000 per category,
-so categories are not on a common scale anyway.
+provisional model's very wide CI is clipped at the edge with an arrow head (explained in
+the legend). Each panel has its own x axis, labelled above the first row and below the
+last one, so the scale is in view wherever a reader is in a 50-row panel: ratings are
+centred at 1000 per category, so categories are not on a common scale anyway.
 
 No Dagster import; the same bytes for the same document and Pillow version.
 """
@@ -24,6 +26,11 @@ WIDTH = 1000
 MARGIN = 18
 ROW = 20
 GAP = 10
+PANEL_TOP = 44  # category title + subtitle + the upper tick labels, above the first row
+PANEL_BOTTOM = 30  # the lower tick labels, below the last row
+AXIS_CAPTION = "x axis: Elo-scale rating, centred at 1000 in each category"
+PROVISIONAL_LABEL = "provisional (too few votes, no rank)"
+CLIPPED_LABEL = "CI runs past the axis"
 
 INK = (33, 37, 41)
 MUTED = (108, 117, 125)
@@ -135,8 +142,21 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
         x_value = width - MARGIN - value_w
         x_plot1 = x_value - 14
 
+    # The legend line: rating dot, CI whisker, provisional dot, clipped CI; then the axis
+    # caption, right-aligned on that line or, if it does not fit, on a line of its own.
+    legend_y = 38
+    lx = MARGIN + 70
+    px = lx + 160
+    ax = px + 14 + _text_width(small_font, PROVISIONAL_LABEL) + 20
+    legend_end = ax + 38 + _text_width(small_font, CLIPPED_LABEL)
+    caption_w = _text_width(small_font, AXIS_CAPTION)
     header_h = 56
-    panel_heights = [34 + ROW * max(1, len(c.get("entries") or [])) + 30 for c in categories]
+    if width - MARGIN - caption_w >= legend_end + 20:
+        caption_xy = (width - MARGIN - caption_w, legend_y)
+    else:
+        caption_xy = (MARGIN, legend_y + 16)
+        header_h += 16
+    panel_heights = [PANEL_TOP + ROW * max(1, len(c.get("entries") or [])) + PANEL_BOTTOM for c in categories]
     height = header_h + sum(panel_heights) + GAP * len(categories) + MARGIN
     if not categories:
         height = header_h + 40 + MARGIN
@@ -145,17 +165,18 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
     draw = ImageDraw.Draw(image)
 
     draw.text((MARGIN, 12), _header(document), font=title_font, fill=INK)
-    legend_y = 38
     draw.ellipse((MARGIN, legend_y + 3, MARGIN + 8, legend_y + 11), fill=RANKED)
     draw.text((MARGIN + 14, legend_y), "rating", font=small_font, fill=MUTED)
-    lx = MARGIN + 70
     draw.line((lx, legend_y + 7, lx + 30, legend_y + 7), fill=RANKED, width=2)
     draw.line((lx, legend_y + 3, lx, legend_y + 11), fill=RANKED, width=2)
     draw.line((lx + 30, legend_y + 3, lx + 30, legend_y + 11), fill=RANKED, width=2)
     draw.text((lx + 38, legend_y), "95% bootstrap CI", font=small_font, fill=MUTED)
-    px = lx + 160
     draw.ellipse((px, legend_y + 3, px + 8, legend_y + 11), fill=PROVISIONAL)
-    draw.text((px + 14, legend_y), "provisional (too few votes, no rank)", font=small_font, fill=MUTED)
+    draw.text((px + 14, legend_y), PROVISIONAL_LABEL, font=small_font, fill=MUTED)
+    draw.line((ax, legend_y + 7, ax + 24, legend_y + 7), fill=PROVISIONAL, width=2)
+    draw.polygon([(ax + 30, legend_y + 7), (ax + 24, legend_y + 3), (ax + 24, legend_y + 11)], fill=PROVISIONAL)
+    draw.text((ax + 38, legend_y), CLIPPED_LABEL, font=small_font, fill=MUTED)
+    draw.text(caption_xy, AXIS_CAPTION, font=small_font, fill=MUTED)
 
     if not categories:
         draw.text((MARGIN, header_h + 10), "No category has votes in this dump.", font=label_font, fill=MUTED)
@@ -166,7 +187,7 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
         draw.text((MARGIN, y + 2), str(category.get("category", "")), font=_font(15), fill=INK)
         draw.text((MARGIN + _text_width(_font(15), str(category.get("category", ""))) + 12, y + 5),
                   _subtitle(category), font=small_font, fill=MUTED)
-        top = y + 28
+        top = y + PANEL_TOP
         bottom = top + ROW * max(1, len(entries))
         low, high = _axis_range(entries) if entries else (990.0, 1010.0)
 
@@ -181,7 +202,10 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
             tx = to_x(tick)
             draw.line((tx, top, tx, bottom), fill=GRID, width=1)
             label = _tick_label(tick)
-            draw.text((tx - _text_width(small_font, label) / 2, bottom + 4), label, font=small_font, fill=MUTED)
+            label_x = tx - _text_width(small_font, label) / 2
+            draw.text((label_x, top - 15), label, font=small_font, fill=MUTED)
+            draw.text((label_x, bottom + 4), label, font=small_font, fill=MUTED)
+        draw.line((x_plot0, top, x_plot1, top), fill=MUTED, width=1)
         draw.line((x_plot0, bottom, x_plot1, bottom), fill=MUTED, width=1)
 
         for index, entry in enumerate(entries):

@@ -7,7 +7,15 @@ import io
 import pytest
 from PIL import Image
 
-from atlas_assets.ratings.plot import PROVISIONAL, RANKED, ROW, nice_ticks, render_leaderboard_png
+from atlas_assets.ratings.plot import (
+    MUTED,
+    PANEL_TOP,
+    PROVISIONAL,
+    RANKED,
+    ROW,
+    nice_ticks,
+    render_leaderboard_png,
+)
 
 
 def _entry(model: str, rating: float, half: float, order: int, rank: int | None, votes: int = 100) -> dict:
@@ -72,6 +80,45 @@ def test_ranked_and_provisional_models_are_drawn_in_their_colours():
     near = lambda target: any(sum(abs(a - b) for a, b in zip(colour, target)) <= 12 for colour in colours)  # noqa: E731
     assert near(RANKED)
     assert near(PROVISIONAL)
+
+
+def _muted_run(image: Image.Image, y: int) -> int:
+    """The longest horizontal run of axis-coloured pixels in row y."""
+    best = run = 0
+    for x in range(image.width):
+        pixel = image.getpixel((x, y))
+        run = run + 1 if sum(abs(a - b) for a, b in zip(pixel, MUTED)) <= 12 else 0
+        best = max(best, run)
+    return best
+
+
+def _ink_rows(image: Image.Image, y0: int, y1: int, x0: int, x1: int) -> int:
+    """How many rows in [y0, y1) hold dark (text) pixels between x0 and x1."""
+    return sum(
+        any(sum(image.getpixel((x, y))) < 3 * 200 for x in range(x0, x1)) for y in range(y0, y1)
+    )
+
+
+def test_each_panel_has_its_scale_above_the_first_row_and_below_the_last():
+    # In a 50-row panel the lower axis is a screen away from the top rows: the scale is
+    # drawn on both edges (axis line + tick labels), so it is in view wherever one reads.
+    n = 50
+    image = _image(render_leaderboard_png(_document(n_models=n, categories=("tall",)))).convert("RGB")
+    header = 56  # the caption fits on the legend line at the default width
+    top = header + PANEL_TOP
+    bottom = top + n * ROW
+    assert _muted_run(image, top) > 200
+    assert _muted_run(image, bottom) > 200
+    plot_x0, plot_x1 = image.width // 3, image.width * 2 // 3  # inside the axis, clear of names/values
+    assert _ink_rows(image, top - 15, top - 1, plot_x0, plot_x1) >= 5  # upper tick labels
+    assert _ink_rows(image, bottom + 3, bottom + 18, plot_x0, plot_x1) >= 5  # lower tick labels
+
+
+def test_a_narrow_picture_puts_the_axis_caption_on_its_own_line():
+    wide = _image(render_leaderboard_png(_document(), width=1000))
+    narrow = _image(render_leaderboard_png(_document(), width=800))
+    assert narrow.width == 800
+    assert narrow.height == wide.height + 16
 
 
 def test_long_slugs_and_an_empty_leaderboard_still_render():
