@@ -2,9 +2,10 @@
 
 import dagster as dg
 
-from atlas_assets.orchestration import datasets, leaderboard
+from atlas_assets.orchestration import datasets, evals, leaderboard
 
 defs = dg.Definitions.merge(
     leaderboard.defs,
     datasets.defs,
+    evals.defs,
 )

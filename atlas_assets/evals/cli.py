@@ -1,0 +1,332 @@
+"""`atlas eval ...`: run a workload against an engine, rescore a run, compare two runs."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Mapping, TextIO
+
+EVAL_DESCRIPTION = """\
+Eval runs: send a workload's rows to an OpenAI-compatible chat-completions engine, score
+every answer with the corpus scorers, and record how it was served (TTFT, TPOT, ITL, e2e
+with vLLM's definitions, throughput, server-reported tokens).
+
+A workload is a file in workloads/ (one per dataset; workloads/README.md). An engine is
+a name from engines.yaml (simulator profiles and your own engines) or a URL of any
+OpenAI-compatible server (vLLM, SGLang, llama.cpp server, OpenAI, ...).
+"""
+
+RUN_DESCRIPTION = """\
+Run a workload against an engine. Every finished row is appended to
+RUN_DIR/checkpoint.jsonl at once, with its request fingerprint (sha256 of the exact
+request body + engine identity + dataset sha256). Run the same command again after a
+crash or Ctrl-C and it resumes: rows whose fingerprint matches are not sent again, and
+a row whose request changed (dataset bytes, parameters, engine, model) is re-sent, never
+reused. At the end RUN_DIR/results.json (+ results.json.sha256) holds the metrics and
+scores; a failed request (timeout, 5xx, context overflow) scores incorrect and is listed
+in scores.failures and metrics.requests_failed.
+"""
+
+RUN_EPILOG = """\
+examples:
+  atlas eval run --workload eval-instruction-v1 --engine sim-strong
+  atlas eval run --workload eval-longctx-v1 --engine http://127.0.0.1:8000 --model Qwen/Qwen3-8B
+  atlas eval run --workload prompts-mix-v1 --engine vllm-local --concurrency 128 --out runs/mix-c128
+  atlas eval run --workload eval-instruction-v1 --engine sim-flaky --limit 50 --retry-failed
+
+Ctrl-C (or SIGTERM) stops sending, waits for the requests in flight and records them,
+writes a partial results.json ("complete": false) and exits 130; a second Ctrl-C
+abandons the requests in flight.
+
+exit status: 0 the run finished (failed requests are results, not errors); 1 a workload,
+engine or dataset problem (the message names the file and field); 2 usage; 130 interrupted.
+"""
+
+COMPARE_EPILOG = """\
+Rows are paired by id. b = rows only RUN_A answered correctly, c = rows only RUN_B did;
+the exact McNemar test is the two-sided binomial test of b in b + c at p = 0.5. Both runs
+must have seen the same dataset bytes.
+
+example:
+  atlas eval compare runs/sim-strong/eval-instruction-v1 runs/sim-weak/eval-instruction-v1
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval", help="run, rescore and compare eval runs", description=EVAL_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="eval_command", metavar="COMMAND", required=True)
+
+    run = commands.add_parser(
+        "run", help="run a workload against an engine (resumable)", description=RUN_DESCRIPTION,
+        epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("--workload", required=True, metavar="W", help="workload id (workloads/W.yaml) or path to a workload file")
+    run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
+    run.add_argument("--model", metavar="M", help="model id to request (default: the engine's; a URL engine asks its /v1/models)")
+    run.add_argument("--limit", type=_positive, metavar="N", help="run only the first N rows of the workload's selection")
+    run.add_argument("--concurrency", type=_positive, metavar="C", help="requests in flight (default: min(workload, engine))")
+    run.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/<engine>/<workload>)")
+    run.add_argument("--retry-failed", action="store_true", help="also re-send rows whose recorded request failed")
+    run.add_argument("--no-progress", action="store_true", help="no live progress bar (it is shown only on a terminal anyway)")
+    run.add_argument("--json", action="store_true", help="print results.json instead of the table")
+    _common(run)
+    run.set_defaults(func=_cmd_run)
+
+    rescore = commands.add_parser(
+        "rescore", help="score a run's stored outputs again, without calling the engine",
+        description="Re-score RUN_DIR's stored outputs with the current scorers and rewrite its results.json "
+        "(the engine is not contacted; serving metrics are unchanged).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rescore.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    rescore.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
+    rescore.add_argument("--json", action="store_true", help="print results.json instead of the table")
+    rescore.set_defaults(func=_cmd_rescore)
+
+    compare = commands.add_parser(
+        "compare", help="per-row differences of two runs and an exact McNemar test",
+        description="Compare the accuracy of two runs of the same workload row by row.",
+        epilog=COMPARE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    compare.add_argument("run_a", type=Path, metavar="RUN_A")
+    compare.add_argument("run_b", type=Path, metavar="RUN_B")
+    compare.add_argument("--show", type=int, default=20, metavar="N", help="rows that differ to list (default 20; 0: none)")
+    compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.set_defaults(func=_cmd_compare)
+
+    listing = commands.add_parser(
+        "list", help="the engines and workloads, and whether every dataset has a pinned workload",
+        description="List the engines file's engines and the workloads, checking each workload's pin against "
+        "the corpus. --write-missing drafts a workload file for every dataset that has none.",
+    )
+    _common(listing)
+    listing.add_argument("--write-missing", action="store_true", help="draft workloads/<id>.yaml for datasets without one")
+    listing.set_defaults(func=_cmd_list)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engines", type=Path, metavar="FILE", help="engines file (default: $ATLAS_ENGINES or <repo>/engines.yaml)")
+    parser.add_argument("--workloads", type=Path, metavar="DIR", help="workloads folder (default: $ATLAS_WORKLOADS or <repo>/workloads)")
+    parser.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _datasets_root(value: Path | None) -> Path:
+    from atlas_assets.corpus import registry
+
+    env = os.environ.get("ATLAS_DATASETS", "").strip()
+    return (value or (Path(env) if env else registry.DEFAULT_DATASETS_ROOT)).resolve()
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-._" else "_" for c in name).strip("_") or "engine"
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class ProgressBar:
+    """One self-rewriting line on stderr, refreshed ten times a second from a thread."""
+
+    def __init__(self, progress: Any, label: str, stream: TextIO = sys.stderr, width: int = 24):
+        self.progress, self.label, self.stream, self.width = progress, label, stream, width
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self) -> "ProgressBar":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._draw()
+        self.stream.write("\n")
+        self.stream.flush()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.1):
+            self._draw()
+
+    def _draw(self) -> None:
+        p = self.progress
+        total = max(p.total, 1)
+        filled = int(self.width * p.done / total)
+        bar = "█" * filled + "░" * (self.width - filled)
+        acc = f"acc {p.accuracy * 100:5.1f}%" if p.accuracy is not None else "acc    — "
+        rate = p.rate
+        remaining = (p.total - p.done) / rate if rate > 0 else None
+        eta = f"ETA {int(remaining // 60)}:{int(remaining % 60):02d}" if remaining is not None else "ETA  —"
+        line = f"\r{self.label} [{bar}] {p.done}/{p.total}  failed {p.failed}  {acc}  {rate:7.1f} req/s  {eta} "
+        self.stream.write(line)
+        self.stream.flush()
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.1f}"
+
+
+def results_table(results: Mapping[str, Any], path: Path | None = None, sha: str | None = None) -> str:
+    m, s = results["metrics"], results["scores"]
+    run = results["run"]
+    lines = [
+        f"workload    {results['workload']['id']} ({results['workload']['kind']})   dataset {results['dataset']['id']} sha256 {results['dataset']['sha256'][:16]}…",
+        f"engine      {results['engine']['name']} ({results['engine']['kind']})   model {results['model']}",
+        f"rows        {run['rows_done']}/{run['rows_selected']} done ({run.get('resumed_rows', 0)} resumed, {run.get('sent_rows', 0)} sent)"
+        + ("" if results["complete"] else "   INCOMPLETE: run the same command again to resume"),
+    ]
+    if s is not None:
+        acc = "—" if s["accuracy"] is None else f"{s['accuracy'] * 100:.2f}%"
+        lines.append(f"accuracy    {acc} ({s['correct']}/{s['total']})   failed requests {s['failed']}")
+        if len(s["by_difficulty"]) > 1:
+            parts = [f"{k} {v['accuracy'] * 100:.1f}% ({v['correct']}/{v['total']})" for k, v in s["by_difficulty"].items()]
+            lines.append("            " + "   ".join(parts))
+    else:
+        lines.append(f"requests    {m['requests_completed']} completed, {m['requests_failed']} failed (serve workload: not scored)")
+    lines.append("")
+    lines.append(f"{'latency ms':<12}{'mean':>10}{'p50':>10}{'p90':>10}{'p99':>10}")
+    for name, key in (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms")):
+        stats = m[key]
+        lines.append(f"{name:<12}{_ms(stats['mean']):>10}{_ms(stats['p50']):>10}{_ms(stats['p90']):>10}{_ms(stats['p99']):>10}")
+    lines.append("")
+    tokens = f"input {m['input_tokens_total'] if m['input_tokens_total'] is not None else '—'} / output {m['output_tokens_total'] if m['output_tokens_total'] is not None else '—'} tokens (server-reported)"
+    lines.append(f"throughput  {_ms(m['request_throughput'])} req/s   {_ms(m['output_token_throughput'])} output tok/s   {tokens}")
+    for warning in results.get("warnings") or []:
+        lines.append(f"WARNING     {warning}")
+    if path is not None:
+        lines.append(f"results     {path}   sha256 {sha}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from atlas_assets.evals.engines import is_url, load_engines, resolve_engine
+    from atlas_assets.evals.results import RESULTS
+    from atlas_assets.evals.runner import Progress, run_eval
+    from atlas_assets.evals.workloads import resolve_workload
+
+    workload = resolve_workload(args.workload, args.workloads)
+    engine = resolve_engine(args.engine, None if is_url(args.engine) else load_engines(args.engines), args.model)
+    run_dir = args.out or Path("runs") / _safe(engine.name) / workload.id
+    progress = Progress()
+    show = not args.no_progress and sys.stderr.isatty()
+    label = f"{workload.id} @ {engine.name}"
+    started = time.perf_counter()
+    with ProgressBar(progress, label) if show else contextlib.nullcontext():
+        outcome = run_eval(workload, engine, run_dir, limit=args.limit, concurrency=args.concurrency,
+                           datasets_root=_datasets_root(args.datasets), retry_failed=args.retry_failed,
+                           progress=progress, handle_signals=True)
+    if args.json:
+        print(json.dumps(outcome.results, indent=2, sort_keys=True))
+    else:
+        print(results_table(outcome.results, run_dir / RESULTS, outcome.sha256))
+        print(f"wall time   {time.perf_counter() - started:.1f} s")
+    if not outcome.complete:
+        print(f"interrupted: {outcome.results['run']['rows_done']}/{outcome.results['run']['rows_selected']} rows recorded; "
+              "run the same command again to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _cmd_rescore(args: argparse.Namespace) -> int:
+    from atlas_assets.evals.results import RESULTS
+    from atlas_assets.evals.runner import rescore_run
+
+    outcome = rescore_run(args.run_dir, _datasets_root(args.datasets))
+    if args.json:
+        print(json.dumps(outcome.results, indent=2, sort_keys=True))
+    else:
+        print(results_table(outcome.results, args.run_dir / RESULTS, outcome.sha256))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from atlas_assets.evals.compare import compare_runs
+
+    c = compare_runs(args.run_a, args.run_b)
+    if args.json:
+        print(c.model_dump_json(indent=2))
+        return 0
+
+    def pct(x: float | None) -> str:
+        return "—" if x is None else f"{x * 100:.2f}%"
+
+    print(f"workload  {c.workload}   dataset sha256 {c.dataset_sha256[:16]}…   paired rows {c.paired}")
+    print(f"A  {c.engine_a} / {c.model_a}: {pct(c.accuracy_a)}   ({c.run_a})")
+    print(f"B  {c.engine_b} / {c.model_b}: {pct(c.accuracy_b)}   ({c.run_b})")
+    delta = None if c.accuracy_a is None or c.accuracy_b is None else (c.accuracy_b - c.accuracy_a) * 100
+    print(f"both correct {c.both_correct}   only A {c.only_a}   only B {c.only_b}   both wrong {c.both_wrong}")
+    print(f"B - A = {'—' if delta is None else f'{delta:+.2f} pp'}   exact McNemar p = {c.mcnemar_p:.4g}"
+          + ("   (significant at 0.05)" if c.mcnemar_p < 0.05 else ""))
+    for name, (a, b) in c.parameter_differences.items():
+        print(f"note: {name} differs: A {a}  B {b}")
+    if args.show and c.differences:
+        print(f"\nrows that differ ({len(c.differences)}; first {min(args.show, len(c.differences))}):")
+        print(f"{'id':<20}{'A':<8}{'B':<8}{'A extracted':<30}B extracted")
+        for d in c.differences[: args.show]:
+            a = d.a_error and f"error: {d.a_error}" or (d.a_extracted or "")
+            b = d.b_error and f"error: {d.b_error}" or (d.b_extracted or "")
+            mark = lambda ok: "right" if ok else "wrong"  # noqa: E731
+            print(f"{d.id:<20}{mark(d.a_correct):<8}{mark(d.b_correct):<8}{a[:28]:<30}{b[:40]}")
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from atlas_assets.core.atomic import atomic_write_text
+    from atlas_assets.corpus import registry
+    from atlas_assets.evals.engines import load_engines
+    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads, workloads_dir
+
+    engines = load_engines(args.engines)
+    print("engines:")
+    for name, engine in engines.engines.items():
+        where = "simulator (started on 127.0.0.1)" if engine.is_simulator else engine.base_url
+        model = engine.profile().model if engine.is_simulator else engine.model or "(from /v1/models)"
+        print(f"  {name:<22}{engine.kind:<11}{where}   model {model}")
+    root = _datasets_root(args.datasets)
+    workloads = load_workloads(args.workloads)
+    specs = {s.id: s for s in registry.discover(root)}
+    print("workloads:")
+    problems = 0
+    for wid, workload in workloads.items():
+        spec = specs.get(workload.dataset.id)
+        if spec is None:
+            status, problems = "DATASET MISSING", problems + 1
+        elif registry.content_sha256(spec.folder, root) != workload.dataset.sha256:
+            status, problems = "PIN MISMATCH", problems + 1
+        else:
+            status = "pinned"
+        print(f"  {wid:<28}{workload.kind:<7}{workload.dataset.id:<28}{status}")
+    covered = {w.dataset.id for w in workloads.values()}
+    for missing in sorted(set(specs) - covered):
+        if args.write_missing:
+            path = workloads_dir(args.workloads) / f"{missing}.yaml"
+            atomic_write_text(path, dump_workload(draft_workload(specs[missing])))
+            print(f"  {missing:<28}drafted {path} (review it)")
+        else:
+            problems += 1
+            print(f"  {missing:<28}NO WORKLOAD (atlas eval list --write-missing drafts one)")
+    return 1 if problems else 0

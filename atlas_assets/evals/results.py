@@ -1,0 +1,253 @@
+"""Checkpoint records, metrics, scores and results.json.
+
+The checkpoint (`checkpoint.jsonl` in the run folder) holds one JSON line per finished
+row, appended as soon as the row completes:
+
+    {"id", "fingerprint", "content", "reasoning_content", "tool_calls", "finish_reason",
+     "usage", "input_tokens", "output_tokens", "reasoning_tokens", "ttft_s", "itl_s",
+     "e2e_s", "started_at", "ended_at", "attempts", "retry_wait_s", "status", "error",
+     "error_kind", "score"}
+
+`score` is null for serve workloads, else {"scorer", "correct", "failed", "extracted",
+"detail"}. For a row, the last line whose fingerprint matches the request the run would
+send now is the row's result; any other line for it is stale and never used.
+
+Metrics follow vLLM's benchmark_serving, over successful requests:
+TTFT = time to the first output chunk; ITL = every gap between later output chunks,
+pooled over requests; TPOT = (e2e - TTFT) / (output_tokens - 1) per request with more
+than one output token (server-reported output tokens); e2e = send to last byte.
+Percentiles are numpy's linear interpolation, in milliseconds. Throughputs divide by
+the run's busy time: the length of the union of all requests' [start, end] intervals,
+which for one uninterrupted run is first send to last response and which leaves out the
+gap between an interrupted session and its resumption.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+import orjson
+
+from atlas_assets.core.atomic import atomic_write_bytes, atomic_writer
+from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.corpus.scorers import ItemScore
+
+CHECKPOINT = "checkpoint.jsonl"
+RESULTS = "results.json"
+RESULTS_SHA = "results.json.sha256"
+PERCENTILES = (50, 90, 99)
+
+
+# --------------------------------------------------------------------------- checkpoint
+
+
+def read_checkpoint(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """Every parseable record in file order, and the number of unreadable (torn) lines."""
+    records: list[dict[str, Any]] = []
+    torn = 0
+    if not path.is_file():
+        return records, torn
+    with open(path, "rb") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                torn += 1
+                continue
+            if isinstance(record, dict) and "id" in record and "fingerprint" in record:
+                records.append(record)
+            else:
+                torn += 1
+    return records, torn
+
+
+def valid_records(records: Iterable[Mapping[str, Any]], expected: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """row id -> its last record whose fingerprint is the one expected now."""
+    valid: dict[str, dict[str, Any]] = {}
+    for record in records:
+        if expected.get(record["id"]) == record["fingerprint"]:
+            valid[record["id"]] = dict(record)
+    return valid
+
+
+def compact_checkpoint(path: Path, expected: Mapping[str, str]) -> tuple[dict[str, dict[str, Any]], int]:
+    """Load the checkpoint; drop torn lines, stale lines of the selected rows and their
+    superseded duplicates (rewriting the file atomically when anything was dropped).
+    Lines of rows outside the selection are kept as they are. Returns the valid records
+    of the selected rows and the number of stale lines dropped."""
+    records, torn = read_checkpoint(path)
+    valid = valid_records(records, expected)
+    stale = sum(1 for r in records if r["id"] in expected and r["fingerprint"] != expected[r["id"]])
+    keep = [r for r in records if r["id"] not in expected] + list(valid.values())
+    if torn or len(keep) != len(records):
+        with atomic_writer(path) as handle:
+            for record in keep:
+                handle.write(orjson.dumps(record) + b"\n")
+    return valid, stale
+
+
+def make_record(row_id: str, fingerprint: str, completion: Any, item: ItemScore | None) -> dict[str, Any]:
+    return {
+        "id": row_id,
+        "fingerprint": fingerprint,
+        "content": completion.content,
+        "reasoning_content": completion.reasoning_content,
+        "tool_calls": completion.tool_calls,
+        "finish_reason": completion.finish_reason,
+        "usage": completion.usage,
+        "input_tokens": completion.input_tokens,
+        "output_tokens": completion.output_tokens,
+        "reasoning_tokens": completion.reasoning_tokens,
+        "ttft_s": completion.ttft_s,
+        "itl_s": completion.itl_s,
+        "e2e_s": completion.e2e_s,
+        "started_at": completion.started_at,
+        "ended_at": completion.ended_at,
+        "attempts": completion.attempts,
+        "retry_wait_s": round(completion.retry_wait_s, 6),
+        "status": completion.status,
+        "error": completion.error,
+        "error_kind": completion.error_kind,
+        "score": score_dict(item),
+    }
+
+
+def score_dict(item: ItemScore | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    return {"scorer": item.scorer, "correct": item.correct, "failed": item.failed, "extracted": item.extracted, "detail": item.detail}
+
+
+def output_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored output in the form the scorers accept."""
+    return {"content": record.get("content"), "tool_calls": record.get("tool_calls") or [], "error": record.get("error")}
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def _stats_ms(values: Sequence[float]) -> dict[str, float | None]:
+    if not values:
+        return {"mean": None, **{f"p{p}": None for p in PERCENTILES}}
+    arr = np.asarray(values, dtype=float) * 1000.0
+    out: dict[str, float | None] = {"mean": round(float(arr.mean()), 3)}
+    for p, v in zip(PERCENTILES, np.percentile(arr, PERCENTILES)):
+        out[f"p{p}"] = round(float(v), 3)
+    return out
+
+
+def busy_seconds(intervals: Iterable[tuple[float, float]]) -> float:
+    """Length of the union of [start, end] intervals."""
+    total = 0.0
+    current_start = current_end = None
+    for start, end in sorted(intervals):
+        if current_end is None or start > current_end:
+            if current_end is not None:
+                total += current_end - current_start  # type: ignore[operator]
+            current_start, current_end = start, end
+        else:
+            current_end = max(current_end, end)
+    if current_end is not None:
+        total += current_end - current_start  # type: ignore[operator]
+    return total
+
+
+def compute_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    ok = [r for r in records if r.get("error") is None]
+    ttfts = [r["ttft_s"] for r in ok if r.get("ttft_s") is not None]
+    e2es = [r["e2e_s"] for r in ok if r.get("e2e_s") is not None]
+    itls = [gap for r in ok for gap in (r.get("itl_s") or ())]
+    tpots = [
+        (r["e2e_s"] - r["ttft_s"]) / (r["output_tokens"] - 1)
+        for r in ok
+        if r.get("ttft_s") is not None and r.get("e2e_s") is not None and (r.get("output_tokens") or 0) > 1
+    ]
+
+    def total(key: str) -> int | None:
+        values = [r[key] for r in ok if r.get(key) is not None]
+        return int(sum(values)) if values else None
+
+    input_total, output_total = total("input_tokens"), total("output_tokens")
+    duration = busy_seconds((r["started_at"], r["ended_at"]) for r in records if r.get("ended_at"))
+    per_s = (lambda n: round(n / duration, 3) if duration > 0 and n is not None else None)
+    return {
+        "requests_total": len(records),
+        "requests_completed": len(ok),
+        "requests_failed": len(records) - len(ok),
+        "requests_retried": sum(1 for r in records if (r.get("attempts") or 1) > 1),
+        "usage_missing": sum(1 for r in ok if r.get("usage") is None),
+        "input_tokens_total": input_total,
+        "output_tokens_total": output_total,
+        "reasoning_tokens_total": total("reasoning_tokens"),
+        "duration_s": round(duration, 6),
+        "request_throughput": per_s(len(ok)),
+        "output_token_throughput": per_s(output_total),
+        "total_token_throughput": per_s((input_total or 0) + (output_total or 0) if input_total or output_total else None),
+        "ttft_ms": _stats_ms(ttfts),
+        "tpot_ms": _stats_ms(tpots),
+        "itl_ms": _stats_ms(itls),
+        "e2e_ms": _stats_ms(e2es),
+    }
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def _breakdown(pairs: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, dict[str, Any]]:
+    groups: dict[str, dict[str, Any]] = defaultdict(lambda: {"total": 0, "correct": 0, "failed": 0})
+    for key, score in pairs:
+        group = groups[key]
+        group["total"] += 1
+        group["correct"] += bool(score["correct"])
+        group["failed"] += bool(score["failed"])
+    for group in groups.values():
+        group["accuracy"] = round(group["correct"] / group["total"], 6)
+    return dict(sorted(groups.items()))
+
+
+def compute_scores(rows: Sequence[Mapping[str, Any]], records: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """accuracy = correct / total over the rows that have a record; failed requests are
+    incorrect and listed in `failures` with their error."""
+    scored = [(row, records[row["id"]]) for row in rows if row["id"] in records]
+    scores = [(row, rec["score"]) for row, rec in scored]
+    correct = sum(1 for _, s in scores if s["correct"])
+    failures = [{"id": row["id"], "error": rec.get("error")} for row, rec in scored if rec["score"]["failed"]]
+    return {
+        "accuracy": round(correct / len(scores), 6) if scores else None,
+        "correct": correct,
+        "total": len(scores),
+        "failed": len(failures),
+        "failures": failures,
+        "by_category": _breakdown((str(row.get("category", "none")), s) for row, s in scores),
+        "by_difficulty": _breakdown((str(row.get("difficulty", "none")), s) for row, s in scores),
+        "by_scorer": _breakdown((s["scorer"], s) for _, s in scores),
+    }
+
+
+# --------------------------------------------------------------------------- results.json
+
+
+def write_results(run_dir: Path, results: Mapping[str, Any]) -> str:
+    """Write results.json atomically and its sha256 beside it; return the sha256."""
+    data = orjson.dumps(results, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    digest = sha256_bytes(data)
+    atomic_write_bytes(run_dir / RESULTS, data)
+    atomic_write_bytes(run_dir / RESULTS_SHA, f"{digest}  {RESULTS}\n".encode())
+    return digest
+
+
+def read_results(run_dir: Path) -> dict[str, Any]:
+    path = Path(run_dir) / RESULTS
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: is {run_dir} an eval run folder?")
+    return orjson.loads(path.read_bytes())
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -1,0 +1,383 @@
+"""The eval runner: a workload's rows -> an engine -> a checkpoint -> results.json.
+
+    run_eval(workload, engine, run_dir) -> RunOutcome
+
+1. Resolve the dataset, refuse it unless its bytes hash to the workload's pin, select rows.
+2. Start the engine when it is a simulator profile (in-process, 127.0.0.1, a free port),
+   ask `GET /models` (recorded; it names the model when none is given).
+3. Build every row's exact request body (requests.py) and its fingerprint = sha256 of
+   the canonical body + engine identity + dataset sha256.
+4. Load the checkpoint: rows whose last record carries the same fingerprint are done and
+   are not sent again; stale lines of selected rows are dropped (never reused).
+5. Send the remaining rows with at most `concurrency` in flight, score each response as it
+   arrives (code_exec in a worker thread) and append its record to the checkpoint at once.
+6. Write results.json (and results.json.sha256) atomically.
+
+Interrupting (SIGINT/SIGTERM with `handle_signals`, or the `stop` event) stops sending
+new rows, lets the requests in flight finish and be recorded, and writes a results.json
+with `"complete": false`; running the same command again resumes. A hard kill loses at
+most the requests that were in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import orjson
+
+from atlas_assets.corpus import longctx, registry
+from atlas_assets.corpus.scorers import EXEC_SCORERS, ItemScore, score, scorer_name
+from atlas_assets.evals import HARNESS, HARNESS_VERSION
+from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
+from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.engines import Engine
+from atlas_assets.evals.requests import build_body, fingerprint
+from atlas_assets.core.atomic import atomic_writer
+from atlas_assets.evals.results import (
+    CHECKPOINT,
+    compact_checkpoint,
+    compute_metrics,
+    compute_scores,
+    make_record,
+    now_iso,
+    output_of,
+    read_checkpoint,
+    read_results,
+    score_dict,
+    valid_records,
+    write_results,
+)
+from atlas_assets.evals.workloads import Workload, dataset_spec, select_rows, verify_pin
+
+__all__ = ["Planned", "Progress", "RunOutcome", "plan_requests", "rescore_run", "run_eval"]
+
+
+@dataclass(frozen=True)
+class Planned:
+    row: Mapping[str, Any]
+    body: dict[str, Any]
+    data: bytes
+    fingerprint: str
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+
+@dataclass
+class Progress:
+    """Live counters of a run (read by the CLI's progress bar)."""
+
+    total: int = 0
+    resumed: int = 0
+    done: int = 0  # includes resumed rows
+    failed: int = 0
+    correct: int = 0
+    scored: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.scored if self.scored else None
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.started
+        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+
+    def count(self, record: Mapping[str, Any]) -> None:
+        self.done += 1
+        self.failed += record.get("error") is not None
+        if record.get("score") is not None:
+            self.scored += 1
+            self.correct += bool(record["score"]["correct"])
+
+
+@dataclass
+class RunOutcome:
+    run_dir: Path
+    results: dict[str, Any]
+    sha256: str
+    complete: bool
+    sent: int
+    resumed: int
+    stale: int
+
+
+def _dataset_default(workload: Workload) -> str | None:
+    return workload.scorer if workload.kind == "eval" else None
+
+
+def plan_requests(
+    rows: Sequence[Mapping[str, Any]],
+    spec: registry.DatasetSpec,
+    workload: Workload,
+    model: str,
+    engine_identity: Mapping[str, Any],
+    dataset_sha256: str,
+) -> list[Planned]:
+    planned = []
+    for row in rows:
+        body = build_body(row, spec, workload.request, model)
+        planned.append(Planned(row, body, orjson.dumps(body), fingerprint(body, engine_identity, dataset_sha256)))
+    return planned
+
+
+def _score(planned: Planned, completion: Completion, workload: Workload) -> ItemScore | None:
+    if workload.kind != "eval":
+        return None
+    output = {"content": completion.content, "tool_calls": completion.tool_calls, "error": completion.error}
+    return score(planned.row, output, _dataset_default(workload))
+
+
+@contextlib.contextmanager
+def engine_endpoint(engine: Engine, datasets_root: str | Path) -> Iterator[str]:
+    """The base URL to send to: the engine's own, or a simulator started for the run
+    (in this process, on 127.0.0.1, a free port, knowing the same corpus)."""
+    if not engine.is_simulator:
+        yield engine.base_url or ""
+        return
+    from atlas_assets.simulator.handle import start_simulator
+
+    with start_simulator(engine.profile(), host="127.0.0.1", port=0, datasets_root=datasets_root) as handle:
+        yield handle.base_url
+
+
+def _pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
+    if engine.model:
+        return engine.model
+    ids = [m.get("id") for m in models.get("data") or [] if isinstance(m, Mapping) and m.get("id")]
+    if len(ids) == 1:
+        return str(ids[0])
+    if engine.is_simulator:
+        return engine.profile().model
+    raise ConfigError(
+        f"engine {engine.name}: no model given and the server lists {len(ids)} ({', '.join(map(str, ids)) or 'none'}); pass --model"
+    )
+
+
+def _event_loop_runner() -> asyncio.Runner:
+    import uvloop  # installed with uvicorn (dagster-webserver and the simulator)
+
+    return asyncio.Runner(loop_factory=uvloop.new_event_loop)
+
+
+async def _execute(
+    pending: Sequence[Planned],
+    client: EngineClient,
+    workload: Workload,
+    concurrency: int,
+    checkpoint: Path,
+    progress: Progress,
+    on_record: Callable[[Mapping[str, Any]], None] | None,
+    stop: threading.Event,
+    handle_signals: bool,
+) -> dict[str, dict[str, Any]]:
+    loop = asyncio.get_running_loop()
+    done: dict[str, dict[str, Any]] = {}
+    stopping = asyncio.Event()
+    tasks: list[asyncio.Task] = []
+
+    def request_stop() -> None:
+        if stopping.is_set():  # a second signal: abandon the requests in flight
+            for task in tasks:
+                task.cancel()
+        stopping.set()
+
+    if handle_signals and threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, request_stop)
+    stream = workload.request.stream
+    executor = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="atlas-score")
+    queue = iter(pending)
+    try:
+        with open(checkpoint, "ab", buffering=1 << 16) as sink:
+
+            async def one(planned: Planned) -> None:
+                completion = await client.complete(planned.data, stream, {"X-Request-Id": planned.fingerprint[:32]})
+                if workload.kind == "eval" and scorer_name(planned.row, workload.scorer) in EXEC_SCORERS:
+                    item = await loop.run_in_executor(executor, _score, planned, completion, workload)
+                else:
+                    item = _score(planned, completion, workload)
+                record = make_record(planned.id, planned.fingerprint, completion, item)
+                sink.write(orjson.dumps(record) + b"\n")
+                sink.flush()
+                done[planned.id] = record
+                progress.count(record)
+                if on_record is not None:
+                    on_record(record)
+
+            async def worker() -> None:
+                for planned in queue:
+                    if stopping.is_set() or stop.is_set():
+                        stopping.set()
+                        return
+                    try:
+                        await one(planned)
+                    except Exception:
+                        stopping.set()  # a harness error: stop sending, keep what is recorded
+                        raise
+
+            tasks.extend(asyncio.ensure_future(worker()) for _ in range(max(1, min(concurrency, len(pending)))))
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            errors = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+            if errors:
+                raise errors[0]
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+        if handle_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+    return done
+
+
+def engine_info(engine: Engine, base_url: str) -> dict[str, Any]:
+    return {
+        "name": engine.name,
+        "kind": engine.kind,
+        "base_url": base_url,
+        "identity": engine.identity(),
+        "simulator_profile": engine.profile().model_dump(mode="json") if engine.is_simulator else None,
+    }
+
+
+def _results_body(
+    workload: Workload,
+    engine: Mapping[str, Any],
+    model: str,
+    models_answer: Mapping[str, Any] | None,
+    spec: registry.DatasetSpec,
+    dataset_sha: str,
+    planned: Sequence[Planned],
+    records: Mapping[str, Mapping[str, Any]],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    rows = [p.row for p in planned]
+    in_order = [records[p.id] for p in planned if p.id in records]
+    warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
+    return {
+        "harness": {"name": HARNESS, "version": HARNESS_VERSION},
+        "created_at": now_iso(),
+        "complete": len(in_order) == len(planned),
+        "workload": workload.model_dump(mode="json"),
+        "engine": dict(engine),
+        "model": model,
+        "dataset": {"id": spec.id, "sha256": dataset_sha, "kind": spec.kind},
+        "sampling": workload.request.model_dump(mode="json"),
+        "server_models": models_answer,
+        "run": {
+            "rows_selected": len(planned),
+            "rows_done": len(in_order),
+            "row_ids": [p.id for p in planned],
+            "checkpoint": CHECKPOINT,
+            **extra,
+        },
+        "metrics": compute_metrics(in_order),
+        "scores": compute_scores(rows, records) if workload.kind == "eval" else None,
+        "warnings": warnings,
+    }
+
+
+def run_eval(
+    workload: Workload,
+    engine: Engine,
+    run_dir: str | Path,
+    *,
+    limit: int | None = None,
+    concurrency: int | None = None,
+    datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT,
+    retry_failed: bool = False,
+    progress: Progress | None = None,
+    on_record: Callable[[Mapping[str, Any]], None] | None = None,
+    stop: threading.Event | None = None,
+    handle_signals: bool = False,
+) -> RunOutcome:
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    spec = dataset_spec(workload, datasets_root)
+    dataset_sha = verify_pin(workload, spec)
+    rows = select_rows(registry.read_rows(spec), workload.sample, limit)
+    in_flight = concurrency or min(workload.concurrency, engine.concurrency)
+    progress = progress or Progress()
+    stop = stop or threading.Event()
+    with engine_endpoint(engine, datasets_root) as base_url:
+        client = EngineClient(
+            base_url,
+            api_key=engine.api_key(),
+            concurrency=in_flight,
+            timeout_s=engine.timeout_s,
+            connect_timeout_s=engine.connect_timeout_s,
+            retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
+        )
+
+        async def session() -> tuple[dict[str, Any], str, list[Planned], dict[str, dict[str, Any]], int, int]:
+            async with client:
+                models_answer = await client.models()
+                model = _pick_model(engine, models_answer)
+                planned = plan_requests(rows, spec, workload, model, engine.identity(), dataset_sha)
+                checkpoint = run_dir / CHECKPOINT
+                expected = {p.id: p.fingerprint for p in planned}
+                valid, stale = compact_checkpoint(checkpoint, expected)
+                if retry_failed:
+                    valid = {k: v for k, v in valid.items() if v.get("error") is None}
+                pending = [p for p in planned if p.id not in valid]
+                progress.total, progress.resumed = len(planned), len(planned) - len(pending)
+                for record in valid.values():
+                    progress.count(record)
+                progress.started = time.perf_counter()
+                fresh = await _execute(
+                    pending, client, workload, in_flight, checkpoint, progress, on_record, stop, handle_signals
+                )
+                return models_answer, model, planned, {**valid, **fresh}, stale, len(fresh)
+
+        with _event_loop_runner() as runner:
+            models_answer, model, planned, records, stale, sent = runner.run(session())
+    extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale}
+    body = _results_body(workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra)
+    sha = write_results(run_dir, body)
+    return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale)
+
+
+def rescore_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT) -> RunOutcome:
+    """Score a run's stored outputs again with the current scorers, without the engine.
+
+    The rows' request fingerprints are rebuilt from results.json (workload, engine
+    identity, model, dataset); only records that match them are rescored, so outputs of
+    other dataset bytes never are. The checkpoint's scores and results.json are
+    rewritten atomically; the serving metrics come from the same records, unchanged.
+    """
+    run_dir = Path(run_dir)
+    previous = read_results(run_dir)
+    workload = Workload.model_validate(previous["workload"])
+    spec = dataset_spec(workload, datasets_root)
+    dataset_sha = verify_pin(workload, spec)
+    if dataset_sha != previous["dataset"]["sha256"]:
+        raise ConfigError(f"{run_dir}: the run saw dataset {previous['dataset']['sha256']}, the corpus now has {dataset_sha}")
+    by_id = {str(r["id"]): r for r in registry.read_rows(spec)}
+    rows = [by_id[i] for i in previous["run"]["row_ids"] if i in by_id]
+    engine = previous["engine"]
+    planned = plan_requests(rows, spec, workload, previous["model"], engine["identity"], dataset_sha)
+    expected = {p.id: p.fingerprint for p in planned}
+    all_records, _ = read_checkpoint(run_dir / CHECKPOINT)
+    records = valid_records(all_records, expected)
+    if workload.kind == "eval":
+        for p in planned:
+            if p.id in records:
+                records[p.id]["score"] = score_dict(score(p.row, output_of(records[p.id]), _dataset_default(workload)))
+    with atomic_writer(run_dir / CHECKPOINT) as handle:
+        for record in [r for r in all_records if r["id"] not in expected] + list(records.values()):
+            handle.write(orjson.dumps(record) + b"\n")
+    kept = ("concurrency", "limit", "resumed_rows", "sent_rows", "stale_dropped")
+    extra = {**{k: previous["run"].get(k) for k in kept}, "rescored_at": now_iso()}
+    body = _results_body(workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra)
+    sha = write_results(run_dir, body)
+    return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0)

@@ -1,0 +1,236 @@
+"""Eval runs as Dagster assets: eval_run (engine x workload) and eval_matrix.
+
+A thin shell over atlas_assets.evals (workloads, engines, runner, matrix).
+
+Graph (group "evals"):
+
+    datasets/<id> ... ──> eval_run   partitioned by engine x workload (MultiPartitionsDefinition;
+                          │          engines from engines.yaml, workloads from workloads/)
+                          │          data version = sha256 of results.json
+                          │          metadata: accuracy, failures, latency table
+                          └──> eval_matrix   engine x workload table (markdown), eval_matrix.parquet,
+                                             eval_matrix.png; data version = sha256 of the Parquet
+
+eval_run depends on the dataset assets its workloads read, so a new dataset version shows
+its runs as stale (Dagster tracks an unpartitioned parent for every partition, so every
+run shows stale; re-materializing a run whose dataset did not change re-sends nothing:
+its checkpoint's fingerprints still match). A simulator engine is started by the asset
+in-process on 127.0.0.1, so the shipped engines materialize offline.
+
+Concurrency: the asset is in the pool `eval_run` (limit it with `dagster instance
+concurrency set eval_run N`), and dagster.yaml limits runs per unique value of the run
+tag `dagster/partition/engine` -- one engine is never hit by two partition runs at once.
+
+Artifacts (artifact_store): evals/<engine>/<workload>/{results.json, results.json.sha256,
+checkpoint.jsonl}, evals/eval_matrix.parquet, evals/eval_matrix.png. The checkpoint is
+kept in a local work folder (`evals.work_dir`) so an interrupted materialization resumes.
+
+(No `from __future__ import annotations` here: Dagster reads the resource annotations of
+the decorated functions at definition time.)
+"""
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+import dagster as dg
+import orjson
+from pydantic import Field
+
+from atlas_assets.evals import HARNESS_VERSION
+from atlas_assets.evals.engines import EnginesFile, load_engines
+from atlas_assets.evals.matrix import matrix_markdown, matrix_parquet, matrix_png, matrix_rows
+from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
+from atlas_assets.evals.runner import run_eval
+from atlas_assets.evals.workloads import Workload, load_workloads
+from atlas_assets.orchestration import datasets as dataset_defs
+from atlas_assets.orchestration.resources import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RESOURCES, ArtifactStoreResource
+
+GROUP = "evals"
+ENGINE_DIM, WORKLOAD_DIM = "engine", "workload"
+POOL = "eval_run"
+PREFIX = "evals"
+MATRIX_PARQUET = f"{PREFIX}/eval_matrix.parquet"
+MATRIX_PNG = f"{PREFIX}/eval_matrix.png"
+_EVALS_DIR = Path(__file__).resolve().parents[1] / "evals"
+_CORPUS_DIR = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def _code_version(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{HARNESS_VERSION}+{digest.hexdigest()[:16]}"
+
+
+# What can change a run's results: the harness and the scorers it calls.
+EVAL_RUN_CODE_VERSION = _code_version(
+    [p for p in _EVALS_DIR.glob("*.py") if p.name not in ("cli.py", "compare.py", "matrix.py")]
+    + [_CORPUS_DIR / n for n in ("scorers.py", "extract.py", "parsing.py", "longctx.py", "sandbox.py", "splice.py")]
+)
+EVAL_MATRIX_CODE_VERSION = _code_version([_EVALS_DIR / "matrix.py"])
+
+
+class EvalsResource(dg.ConfigurableResource):
+    """Where eval runs read their engines and workloads, and keep checkpoints while they run.
+
+    Unset fields: $ATLAS_ENGINES else <repo>/engines.yaml; $ATLAS_WORKLOADS else
+    <repo>/workloads; $ATLAS_CACHE_DIR/evals else <repo>/.cache/evals."""
+
+    engines_file: Optional[str] = Field(default=None, description="engines file; default $ATLAS_ENGINES or <repo>/engines.yaml")
+    workloads_dir: Optional[str] = Field(default=None, description="workloads folder; default $ATLAS_WORKLOADS or <repo>/workloads")
+    work_dir: Optional[str] = Field(default=None, description="local checkpoints; default $ATLAS_CACHE_DIR/evals or <repo>/.cache/evals")
+
+    def engines(self) -> EnginesFile:
+        return load_engines(self.engines_file)
+
+    def workloads(self) -> dict[str, Workload]:
+        return load_workloads(self.workloads_dir)
+
+    def run_dir(self, engine: str, workload: str) -> Path:
+        if self.work_dir:
+            root = Path(self.work_dir)
+        else:
+            cache = os.environ.get(ENV_CACHE_DIR, "").strip()
+            root = (Path(cache) if cache else DEFAULT_CACHE_DIR) / "evals"
+        return root / engine / workload
+
+
+def artifact_prefix(engine: str, workload: str) -> str:
+    return f"{PREFIX}/{engine}/{workload}"
+
+
+def _latency_table(metrics: dict[str, Any]) -> str:
+    lines = ["| ms | mean | p50 | p90 | p99 |", "|---|---:|---:|---:|---:|"]
+    for name, key in (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms")):
+        s = metrics[key]
+        cells = ["—" if s[k] is None else f"{s[k]:.2f}" for k in ("mean", "p50", "p90", "p99")]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _failures_md(scores: dict[str, Any] | None, metrics: dict[str, Any], limit: int = 20) -> str:
+    if scores is None:
+        return f"{metrics['requests_failed']} failed request(s) (serve workload)"
+    failures = scores["failures"]
+    if not failures:
+        return "none"
+    lines = ["| row | error |", "|---|---|"] + [f"| `{f['id']}` | {str(f['error'])[:160]} |" for f in failures[:limit]]
+    if len(failures) > limit:
+        lines.append(f"| … | {len(failures) - limit} more |")
+    return "\n".join(lines)
+
+
+def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = None) -> dg.Definitions:
+    engines = load_engines(engines_file)
+    workloads = load_workloads(workloads_dir)
+    partitions = dg.MultiPartitionsDefinition(
+        {
+            ENGINE_DIM: dg.StaticPartitionsDefinition(sorted(engines.engines)),
+            WORKLOAD_DIM: dg.StaticPartitionsDefinition(sorted(workloads)),
+        }
+    )
+    dataset_ids = sorted({w.dataset.id for w in workloads.values()})
+
+    @dg.asset(
+        name="eval_run",
+        group_name=GROUP,
+        partitions_def=partitions,
+        deps=[dataset_defs.dataset_key(d) for d in dataset_ids],
+        code_version=EVAL_RUN_CODE_VERSION,
+        pool=POOL,
+        kinds={"json"},
+        description="One workload run against one engine: results.json (metrics with vLLM's latency "
+        "definitions, scores with failures kept apart) and the per-row checkpoint. Data version = sha256 "
+        "of results.json. Simulator engines are started in-process on 127.0.0.1.",
+    )
+    def eval_run(
+        context: dg.AssetExecutionContext,
+        evals: EvalsResource,
+        corpus: dataset_defs.CorpusResource,
+        artifact_store: ArtifactStoreResource,
+    ) -> dg.MaterializeResult:
+        keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
+        engine_name, workload_id = keys[ENGINE_DIM], keys[WORKLOAD_DIM]
+        engine = evals.engines().engines.get(engine_name)
+        workload = evals.workloads().get(workload_id)
+        if engine is None or workload is None:
+            raise dg.Failure(f"engine {engine_name!r} or workload {workload_id!r} is no longer defined")
+        run_dir = evals.run_dir(engine_name, workload_id)
+        outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root())
+        store = artifact_store.store()
+        prefix = artifact_prefix(engine_name, workload_id)
+        stored = store.put_bytes(f"{prefix}/{RESULTS}", (run_dir / RESULTS).read_bytes(), "application/json")
+        store.put_bytes(f"{prefix}/{RESULTS_SHA}", (run_dir / RESULTS_SHA).read_bytes(), "text/plain")
+        store.put_bytes(f"{prefix}/{CHECKPOINT}", (run_dir / CHECKPOINT).read_bytes(), "application/x-ndjson")
+        res, metrics, scores = outcome.results, outcome.results["metrics"], outcome.results["scores"]
+        metadata: dict[str, Any] = {
+            "results": dg.MetadataValue.path(stored.uri),
+            "results_sha256": outcome.sha256,
+            "model": res["model"],
+            "dataset_sha256": res["dataset"]["sha256"],
+            "rows": dg.MetadataValue.int(res["run"]["rows_selected"]),
+            "rows_sent": dg.MetadataValue.int(outcome.sent),
+            "rows_resumed": dg.MetadataValue.int(outcome.resumed),
+            "requests_failed": dg.MetadataValue.int(metrics["requests_failed"]),
+            "latency": dg.MetadataValue.md(_latency_table(metrics)),
+            "request_throughput": dg.MetadataValue.float(float(metrics["request_throughput"] or 0.0)),
+            "failures": dg.MetadataValue.md(_failures_md(scores, metrics)),
+        }
+        if scores is not None:
+            metadata["accuracy"] = dg.MetadataValue.float(float(scores["accuracy"] or 0.0))
+            metadata["correct"] = dg.MetadataValue.int(scores["correct"])
+            metadata["total"] = dg.MetadataValue.int(scores["total"])
+        for warning in res["warnings"]:
+            context.log.warning(warning)
+        return dg.MaterializeResult(data_version=dg.DataVersion(outcome.sha256), metadata=metadata)
+
+    @dg.asset(
+        name="eval_matrix",
+        group_name=GROUP,
+        deps=[eval_run],
+        code_version=EVAL_MATRIX_CODE_VERSION,
+        kinds={"parquet", "png"},
+        description="The engine x workload matrix of the stored eval runs: accuracy (eval) or "
+        "requests/s (serve) per cell, as markdown, evals/eval_matrix.parquet and evals/eval_matrix.png.",
+    )
+    def eval_matrix(context: dg.AssetExecutionContext, evals: EvalsResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+        store = artifact_store.store()
+        engine_names = sorted(evals.engines().engines)
+        workload_ids = sorted(evals.workloads())
+        cells = []
+        for engine in engine_names:
+            for workload in workload_ids:
+                key = f"{artifact_prefix(engine, workload)}/{RESULTS}"
+                if store.exists(key):
+                    data = store.get_bytes(key)
+                    cells.append((engine, workload, orjson.loads(data), hashlib.sha256(data).hexdigest()))
+        rows = matrix_rows(cells)
+        parquet = store.put_bytes(MATRIX_PARQUET, matrix_parquet(rows), "application/vnd.apache.parquet")
+        png = store.put_bytes(MATRIX_PNG, matrix_png(rows, engine_names, workload_ids), "image/png")
+        context.log.info(f"{len(rows)} of {len(engine_names) * len(workload_ids)} engine x workload runs found")
+        return dg.MaterializeResult(
+            data_version=dg.DataVersion(parquet.sha256),
+            metadata={
+                "matrix": dg.MetadataValue.md(matrix_markdown(rows, engine_names, workload_ids)),
+                "runs": dg.MetadataValue.int(len(rows)),
+                "parquet": dg.MetadataValue.path(parquet.uri),
+                "parquet_sha256": parquet.sha256,
+                "png": dg.MetadataValue.path(png.uri),
+                "png_sha256": png.sha256,
+            },
+        )
+
+    return dg.Definitions(
+        assets=[eval_run, eval_matrix],
+        resources={
+            "evals": EVALS,
+            "corpus": dataset_defs.defs.resources["corpus"],
+            "artifact_store": RESOURCES["artifact_store"],
+        },
+    )
+
+
+EVALS = EvalsResource()
+defs = build_defs()

@@ -1,0 +1,313 @@
+"""What the simulated model replies: deterministic decisions, no I/O.
+
+Two streams of random numbers (`Draws`: BLAKE2b of a string key, so stable across
+processes and machines, and cheap to start for every request):
+
+* the answer stream, seeded by (profile seed, row key): right or wrong, malformed or not,
+  the wrappers, the reasoning text. A row gets the same answer on every attempt, so a
+  retried request after a 503 sees the answer it would have seen first time.
+* the attempt stream, seeded by (profile seed, row key, attempt): which failure (if any)
+  and whether a long generation gets a token splice -- serving events, per request.
+
+The row key is "dataset/row-id" for a recognised row, else a digest of the request's
+conversation; the attempt counts the earlier requests with the same body (0 first).
+
+The answer for a recognised eval row is `corpus.reference.reference_output` (correct, with
+probability skill[difficulty]) or `perturbed_output` (wrong). A vision row whose request
+carries no image (or whose image the profile drops) is answered wrong, as a blind model
+would; a tool row whose request offers no tools gets text instead of a call. Prompt-set rows and
+unrecognised prompts get generic prose of `max_tokens` tokens (else the profile's
+`output_tokens`).
+
+Wrappers are applied only where the specification's answer extraction removes them, so
+accuracy follows skill and `malformed_rate` alone controls format failures:
+<think> blocks everywhere but raw-text (instruction) rows, unless the reasoning goes to
+`reasoning_content`; "Final answer:" lines for one-line answers of the exact, numeric,
+mc, contains and json scorers; fences for every scorer that extraction un-fences.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+from atlas_assets.corpus.extract import NO_EXTRACTION
+from atlas_assets.corpus.reference import perturbed_output, reference_output
+from atlas_assets.corpus.scorers import ModelOutput
+from atlas_assets.corpus.splice import inject_splice
+from atlas_assets.simulator.index import RequestView, RowEntry
+from atlas_assets.simulator.profiles import SimulatorProfile
+
+__all__ = ["CHARS_PER_TOKEN", "Draws", "Failure", "Reply", "ReplyRequest", "compose_reply", "draw_failure", "tokens"]
+
+CHARS_PER_TOKEN = 4
+THINK_TOKENS = (16, 128)
+FINAL_ANSWER_SCORERS = frozenset({"exact", "numeric", "mc", "contains", "json"})
+FENCE_LANGUAGE = {"code_exec": "python", "splice": "javascript", "json": "json"}
+
+Failure = Literal["error_500", "error_503", "timeout", "rate_limited", "dropped"]
+
+_LEAD_INS = (
+    "Let me work through this step by step.",
+    "Checking each part of the question carefully.",
+    "Here is my reasoning in brief.",
+    "Working from the information given.",
+)
+_VOCABULARY = (
+    "the model reads each part of the request and weighs what it knows about the topic "
+    "before it settles on a reply that covers the main points in a clear order with short "
+    "sentences plain words careful steps small examples and a note on what remains open "
+    "first second third then next finally because however although while since until after "
+    "system value measure record signal window report table method result sample process "
+    "river garden engine market harbour library station bridge valley forest mountain "
+    "careful simple steady bright quiet narrow broad early later common rare useful"
+).split()
+
+
+def tokens(text: str) -> int:
+    """Tokens in `text` under the simulator's model: one per 4 characters, rounded up."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+class Draws:
+    """Uniform draws keyed by strings: block n of the stream is BLAKE2b(key, n), eight
+    64-bit numbers."""
+
+    __slots__ = ("_key", "_block", "_values", "_next")
+
+    def __init__(self, *parts: object) -> None:
+        self._key = "\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")
+        self._block = 0
+        self._values: tuple[int, ...] = ()
+        self._next = 0
+
+    def u64(self) -> int:
+        if self._next == len(self._values):
+            block = hashlib.blake2b(self._key + self._block.to_bytes(4, "little"), digest_size=64).digest()
+            self._values, self._block, self._next = struct.unpack("<8Q", block), self._block + 1, 0
+        value = self._values[self._next]
+        self._next += 1
+        return value
+
+    def random(self) -> float:
+        return (self.u64() >> 11) * (1.0 / 9007199254740992)  # 53 bits -> [0, 1)
+
+    def below(self, n: int) -> int:
+        return int(self.random() * n)
+
+    def randint(self, low: int, high: int) -> int:
+        return low + self.below(high - low + 1)
+
+
+@functools.cache
+def _filler() -> str:
+    """Deterministic plain prose (~256 kB) that generic replies and reasoning are cut from."""
+    rng = random.Random(0)
+    paragraphs = []
+    size = 0
+    while size < 256_000:
+        sentences = []
+        for _ in range(rng.randint(3, 6)):
+            words = [rng.choice(_VOCABULARY) for _ in range(rng.randint(7, 16))]
+            sentences.append(" ".join(words).capitalize() + ".")
+        paragraph = " ".join(sentences)
+        paragraphs.append(paragraph)
+        size += len(paragraph) + 2
+    return "\n\n".join(paragraphs)
+
+
+def _prose(rng: Draws, n_tokens: int) -> str:
+    """`n_tokens` tokens (4 * n characters) of filler prose from a random offset."""
+    text = _filler()
+    need = n_tokens * CHARS_PER_TOKEN
+    while len(text) < need:
+        text += "\n\n" + _filler()
+    start = rng.below(len(text) - need + 1)
+    return text[start : start + need]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyRequest:
+    """The request parameters that shape a reply."""
+
+    max_tokens: int | None = None
+    stop: tuple[str, ...] = ()
+    tools_offered: bool = False
+
+    @classmethod
+    def from_body(cls, body: Mapping[str, Any]) -> "ReplyRequest":
+        limit = body.get("max_completion_tokens", body.get("max_tokens"))
+        stop = body.get("stop")
+        stops = (stop,) if isinstance(stop, str) else tuple(s for s in stop or () if isinstance(s, str) and s)
+        offered = bool(body.get("tools")) and body.get("tool_choice") != "none"
+        return cls(int(limit) if isinstance(limit, (int, float)) and limit > 0 else None, stops, offered)
+
+
+@dataclass(slots=True)
+class Reply:
+    content: str = ""
+    reasoning: str = ""  # sent as reasoning_content (empty when none, or when inline)
+    tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, arguments JSON)
+    finish_reason: str = "stop"
+    reasoning_tokens: int = 0
+
+    @property
+    def completion_tokens(self) -> int:
+        return tokens(self.reasoning) + tokens(self.content) + sum(tokens(n) + tokens(a) for _, n, a in self.tool_calls)
+
+
+def draw_failure(profile: SimulatorProfile, row_key: str, attempt: int) -> Failure | None:
+    """The failure of this attempt, if any: one uniform draw against the cumulative rates."""
+    if not profile.failure_rate:
+        return None
+    rng = Draws(profile.seed, row_key, attempt, "failure")
+    u = rng.random()
+    for rate, failure in (
+        (profile.error_5xx, "error_500" if rng.random() < 0.5 else "error_503"),
+        (profile.timeout, "timeout"),
+        (profile.rate_limit_429, "rate_limited"),
+        (profile.drop, "dropped"),
+    ):
+        if u < rate:
+            return failure  # type: ignore[return-value]
+        u -= rate
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _answers(entry: RowEntry, seed: int) -> tuple[ModelOutput, ModelOutput] | None:
+    """(right, wrong) outputs for an eval row, or None when the corpus cannot produce them."""
+    try:
+        right = reference_output(entry.row, entry.default_scorer)
+        wrong = perturbed_output(entry.row, entry.default_scorer, seed=seed)
+    except (ValueError, KeyError):
+        return None
+    return right, wrong
+
+
+def compose_reply(
+    profile: SimulatorProfile,
+    entry: RowEntry | None,
+    view: RequestView,
+    request: ReplyRequest,
+    row_key: str,
+    attempt: int,
+) -> Reply:
+    rng = Draws(profile.seed, row_key, "answer")
+    answers = _answers(entry, profile.seed) if entry is not None and entry.scorer is not None else None
+    if answers is None:
+        n = request.max_tokens or profile.output_tokens
+        text = _splice(profile, _prose(rng, n), (), row_key, attempt)
+        return _limit(Reply(content=text, finish_reason="length" if request.max_tokens else "stop"), request)
+    assert entry is not None and entry.scorer is not None
+    scorer = entry.scorer
+    right, wrong = answers
+    correct = rng.random() < profile.skill.of(entry.difficulty)
+    if entry.needs_image and view.images == 0:
+        correct = False  # blind: the image never reached the model
+    malformed = rng.random() < profile.malformed_rate
+    think = rng.random() < profile.think_rate
+    final_line = rng.random() < profile.final_answer_rate
+    fence = rng.random() < profile.fence_rate
+    reasoning = _prose(rng, rng.randint(*THINK_TOKENS)) if (think or malformed) else ""
+    output = right if correct else wrong
+
+    if output.tool_calls and not request.tools_offered:
+        output = ModelOutput(text="I would need a tool to do that, and none is available.")
+    if malformed:
+        if scorer == "tool_call" and request.tools_offered:
+            return Reply(tool_calls=[(_call_id(row_key, 0), _tool_name(entry, right), '{"')], finish_reason="tool_calls")
+        return _cut_off_in_reasoning(profile, reasoning, scorer)
+
+    if output.tool_calls:
+        calls = [(_call_id(row_key, i), c.name, _arguments(c.arguments)) for i, c in enumerate(output.tool_calls)]
+        reply = Reply(tool_calls=calls, finish_reason="tool_calls")
+        if think:
+            _add_reasoning(profile, reply, reasoning)
+        return reply
+
+    context = (entry.row.get("meta") or {}).get("context_identifiers") or ()
+    text = _splice(profile, output.text or "", context, row_key, attempt)
+    if final_line and scorer in FINAL_ANSWER_SCORERS and "\n" not in text:
+        text = f"{_LEAD_INS[rng.below(len(_LEAD_INS))]}\n\nFinal answer: {text}"
+    if fence and scorer not in NO_EXTRACTION:
+        text = f"```{FENCE_LANGUAGE.get(scorer, '')}\n{text}\n```"
+    reply = Reply(content=text)
+    if think and (profile.reasoning_content or scorer not in NO_EXTRACTION):
+        _add_reasoning(profile, reply, reasoning)
+    return _limit(reply, request)
+
+
+def _call_id(row_key: str, index: int) -> str:
+    return "call_" + Draws(row_key, index).u64().to_bytes(8, "big").hex()
+
+
+def _tool_name(entry: RowEntry, right: ModelOutput) -> str:
+    """The tool a malformed call names: the expected one, else the row's first tool."""
+    if right.tool_calls:
+        return right.tool_calls[0].name
+    tools = (entry.row.get("meta") or {}).get("tools") or [{}]
+    return str(tools[0].get("function", {}).get("name", "tool"))
+
+
+def _arguments(arguments: Any) -> str:
+    return arguments if isinstance(arguments, str) else json.dumps(arguments or {})
+
+
+def _add_reasoning(profile: SimulatorProfile, reply: Reply, reasoning: str) -> None:
+    reply.reasoning_tokens = tokens(reasoning)
+    if profile.reasoning_content:
+        reply.reasoning = reasoning
+    else:
+        reply.content = f"<think>\n{reasoning}\n</think>\n\n{reply.content}"
+        reply.reasoning_tokens = tokens(f"<think>\n{reasoning}\n</think>")
+
+
+def _cut_off_in_reasoning(profile: SimulatorProfile, reasoning: str, scorer: str) -> Reply:
+    """Malformed: the generation ran out inside its reasoning, no answer was given."""
+    if profile.reasoning_content:
+        return Reply(reasoning=reasoning, finish_reason="length", reasoning_tokens=tokens(reasoning))
+    if scorer in NO_EXTRACTION:  # raw-text scorers would read the reasoning as the reply
+        return Reply(finish_reason="length")
+    content = f"<think>\n{reasoning}"
+    return Reply(content=content, finish_reason="length", reasoning_tokens=tokens(content))
+
+
+def _splice(profile: SimulatorProfile, text: str, context: Any, row_key: str, attempt: int) -> str:
+    """`text` with a token splice, at `splice_rate` per attempt when it is a long generation
+    (applied before any wrapper, so the splice lands in the answer, not the reasoning)."""
+    if profile.splice_rate <= 0 or tokens(text) < profile.splice_min_tokens:
+        return text
+    rng = Draws(profile.seed, row_key, attempt, "splice")
+    if rng.random() < profile.splice_rate:
+        try:
+            return inject_splice(text, list(context), random.Random(rng.u64()))
+        except ValueError:  # nothing in this text can be spliced detectably
+            pass
+    return text
+
+
+def _limit(reply: Reply, request: ReplyRequest) -> Reply:
+    """Apply stop sequences, then max_tokens (reasoning tokens are spent first)."""
+    for stop in request.stop:
+        cut = reply.content.find(stop)
+        if cut >= 0:
+            reply.content = reply.content[:cut]
+            reply.finish_reason = "stop"
+    budget = request.max_tokens
+    if budget is None or reply.completion_tokens <= budget:
+        return reply
+    spent = tokens(reply.reasoning)
+    if spent >= budget:
+        reply.reasoning = reply.reasoning[: budget * CHARS_PER_TOKEN]
+        reply.content = ""
+    else:
+        reply.content = reply.content[: (budget - spent) * CHARS_PER_TOKEN]
+    reply.reasoning_tokens = min(reply.reasoning_tokens, budget)
+    reply.finish_reason = "length"
+    return reply

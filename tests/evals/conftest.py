@@ -1,0 +1,75 @@
+"""Fixtures for the eval-run tests: throw-away datasets roots, workloads and engines files.
+
+Every engine in these tests is the reference simulator on 127.0.0.1 (or a URL pointing at
+one); nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pytest
+import yaml
+
+from atlas_assets.corpus import registry
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_dataset(root: Path, dataset_id: str, kind: str, rows: Iterable[Mapping[str, Any]], *,
+                  default_scorer: str | None = None, files: Mapping[str, bytes] | None = None) -> Path:
+    """A dataset folder (dataset.json + rows.jsonl + files) under a datasets root that has
+    the corpus's _gen/_lib.py (the content hash needs it)."""
+    gen = root / "_gen"
+    if not (gen / "_lib.py").is_file():
+        gen.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(registry.DEFAULT_DATASETS_ROOT / "_gen" / "_lib.py", gen / "_lib.py")
+    folder = root / dataset_id
+    folder.mkdir(parents=True, exist_ok=True)
+    card: dict[str, Any] = {"id": dataset_id, "kind": kind, "rows_file": "rows.jsonl", "license": "MIT"}
+    if default_scorer:
+        card["default_scorer"] = default_scorer
+    (folder / "dataset.json").write_text(json.dumps(card, indent=2, sort_keys=True) + "\n")
+    (folder / "rows.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    for rel, data in (files or {}).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    return folder
+
+
+def write_workload(directory: Path, dataset_root: Path, dataset_id: str, *, workload_id: str | None = None,
+                   kind: str = "eval", scorer: str | None = "exact", **fields: Any) -> Path:
+    """A workload file pinned to the dataset's current content sha256."""
+    directory.mkdir(parents=True, exist_ok=True)
+    sha = registry.content_sha256(dataset_root / dataset_id, dataset_root)
+    body: dict[str, Any] = {
+        "id": workload_id or dataset_id,
+        "dataset": {"id": dataset_id, "sha256": sha},
+        "kind": kind,
+        "input_tokens": 10,
+        **fields,
+    }
+    if kind == "eval":
+        body["scorer"] = scorer
+    path = directory / f"{body['id']}.yaml"
+    path.write_text(yaml.safe_dump(body, sort_keys=False))
+    return path
+
+
+def prompt_rows(n: int, prefix: str = "syn") -> list[dict[str, Any]]:
+    return [
+        {"id": f"{prefix}-{i:05d}", "topic": "synthetic", "bucket": "xs", "lang": "en", "approx_tokens": 8,
+         "messages": [{"role": "user", "content": f"Synthetic prompt number {i} for {prefix}: describe a teapot."}],
+         "shared_prefix": None}
+        for i in range(n)
+    ]
+
+
+@pytest.fixture
+def datasets_root(tmp_path: Path) -> Path:
+    root = tmp_path / "datasets"
+    root.mkdir()
+    return root

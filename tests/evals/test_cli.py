@@ -1,0 +1,167 @@
+"""`atlas eval ...` in subprocesses: run, interrupt and resume (SIGTERM and SIGKILL),
+rescore, compare, list, errors and help."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from atlas_assets.evals.cli import ProgressBar
+from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
+from atlas_assets.evals.runner import Progress
+from atlas_assets.simulator.handle import start_simulator
+from atlas_assets.simulator.profiles import SimulatorProfile
+
+from .conftest import REPO, prompt_rows, write_dataset, write_workload
+
+ROWS = 1000
+CONCURRENCY = 16
+
+
+def _atlas(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "atlas_assets.cli", *args], capture_output=True, text=True,
+                          cwd=kwargs.pop("cwd", REPO), timeout=kwargs.pop("timeout", 60), **kwargs)
+
+
+def _spawn(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "atlas_assets.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+
+
+@pytest.fixture
+def serve_setup(tmp_path, datasets_root):
+    write_dataset(datasets_root, "syn-prompts-v1", "prompts", prompt_rows(ROWS))
+    workload = write_workload(tmp_path / "workloads", datasets_root, "syn-prompts-v1", kind="serve", scorer=None,
+                              request={"max_tokens": 8}, concurrency=CONCURRENCY)
+    profile = SimulatorProfile.from_block({"name": "sim-cli", "ttft_ms": 25, "per_token_ms": 0})
+    with start_simulator(profile, datasets_root=datasets_root) as sim:
+        yield sim, workload, datasets_root, tmp_path / "run"
+
+
+def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.is_file():
+            count = path.read_bytes().count(b"\n")
+            if count >= n:
+                return count
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    raise AssertionError(f"{path} did not reach {n} lines")
+
+
+def _run_args(sim, workload, root, out):
+    return ("eval", "run", "--workload", str(workload), "--engine", sim.base_url, "--datasets", str(root),
+            "--out", str(out), "--no-progress")
+
+
+def test_sigterm_halfway_then_resume_sends_every_row_exactly_once(serve_setup):
+    sim, workload, root, out = serve_setup
+    proc = _spawn(*_run_args(sim, workload, root, out))
+    _wait_for_lines(out / CHECKPOINT, ROWS // 2, proc)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "run the same command again to resume" in stderr
+    partial = json.loads((out / RESULTS).read_text())
+    assert partial["complete"] is False and ROWS // 2 <= partial["run"]["rows_done"] < ROWS
+    resumed = _atlas(*_run_args(sim, workload, root, out))
+    assert resumed.returncode == 0, resumed.stderr
+    final = json.loads((out / RESULTS).read_text())
+    assert final["complete"] is True and final["run"]["resumed_rows"] == partial["run"]["rows_done"]
+    assert final["metrics"]["requests_completed"] == ROWS
+    sent = Counter(entry.body_sha256 for entry in sim.request_log())
+    assert len(sent) == ROWS and set(sent.values()) == {1}
+
+
+def test_sigkill_loses_at_most_the_requests_in_flight(serve_setup):
+    sim, workload, root, out = serve_setup
+    proc = _spawn(*_run_args(sim, workload, root, out))
+    _wait_for_lines(out / CHECKPOINT, ROWS // 2, proc)
+    proc.kill()
+    proc.communicate(timeout=30)
+    recorded, _ = read_checkpoint(out / CHECKPOINT)
+    recorded_ids = {r["id"] for r in recorded}
+    resumed = _atlas(*_run_args(sim, workload, root, out))
+    assert resumed.returncode == 0, resumed.stderr
+    by_row = Counter(entry.row_id for entry in sim.request_log())
+    assert set(by_row) == {f"syn-{i:05d}" for i in range(ROWS)}
+    assert all(by_row[row_id] == 1 for row_id in recorded_ids)  # a recorded row is never re-sent
+    assert sum(by_row.values()) - ROWS <= CONCURRENCY  # only requests that were in flight at the kill
+
+
+def test_run_table_rescore_compare_and_list(tmp_path, capsys):
+    strong = _atlas("eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-strong", "--limit", "12",
+                    "--out", str(tmp_path / "a"))
+    assert strong.returncode == 0, strong.stderr
+    for expected in ("accuracy", "TTFT", "TPOT", "ITL", "E2E", "req/s", "results.json", "sha256"):
+        assert expected in strong.stdout
+    weak = _atlas("eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-weak", "--limit", "12",
+                  "--out", str(tmp_path / "b"), "--json")
+    assert weak.returncode == 0 and json.loads(weak.stdout)["scores"]["total"] == 12
+    code, out, _ = _main(capsys, "eval", "rescore", str(tmp_path / "a"))
+    assert code == 0 and "12/12 done" in out
+    code, out, err = _main(capsys, "eval", "compare", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert code == 0, err
+    assert "paired rows 12" in out and "exact McNemar p =" in out
+    as_json = json.loads(_main(capsys, "eval", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--json")[1])
+    assert as_json["paired"] == 12 and 0 <= as_json["mcnemar_p"] <= 1
+    _, out, _ = _main(capsys, "eval", "list")  # its exit status is test_workloads.py's business
+    assert "sim-strong" in out and "eval-instruction-v1" in out and "pinned" in out
+
+
+def _main(capsys, *args: str) -> tuple[int, str, str]:
+    from atlas_assets.cli import main
+
+    try:
+        code = main(list(args))
+    except SystemExit as exit_:  # argparse: --help and usage errors
+        code = exit_.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_errors_name_the_file_and_field_and_exit_1(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ndataset: {id: x, sha256: '" + "0" * 64 + "'}\nkind: eval\ninput_tokens: 3\nscorer: exact\nconcurrency: 0\n")
+    code, _, err = _main(capsys, "eval", "run", "--workload", str(bad), "--engine", "sim-strong")
+    assert code == 1 and f"{bad}: concurrency: Input should be greater than or equal to 1" in err
+    code, _, err = _main(capsys, "eval", "run", "--workload", "eval-instruction-v1", "--engine", "nope")
+    assert code == 1 and "unknown engine 'nope'" in err
+    code, _, err = _main(capsys, "eval", "run", "--workload", "x", "--engine", "y", "--limit", "0")
+    assert code == 2 and "must be at least 1" in err
+    code, _, err = _main(capsys, "eval", "rescore", str(tmp_path))
+    assert code == 1 and "results.json not found" in err and "an eval run folder?" in err
+
+
+def test_help_teaches(capsys):
+    code, out, _ = _main(capsys, "--help")
+    assert code == 0 and "atlas eval run" in out and "atlas sim serve" in out
+    _, out, _ = _main(capsys, "eval", "run", "--help")
+    for expected in ("fingerprint", "resumes", "examples:", "exit status", "--limit", "--model", "Ctrl-C"):
+        assert expected in out
+    assert "McNemar" in _main(capsys, "eval", "compare", "--help")[1]
+
+
+def test_progress_bar_shows_rows_failures_accuracy_and_rate():
+    progress = Progress(total=10, done=4, failed=1, correct=3, scored=4)
+    stream = io.StringIO()
+    with ProgressBar(progress, "w @ e", stream=stream):
+        pass
+    line = stream.getvalue().rstrip("\n").split("\r")[-1]
+    assert "w @ e [" in line and "4/10" in line and "failed 1" in line and "acc  75.0%" in line and "req/s" in line
+
+
+def test_the_atlas_cli_does_not_import_dagster():
+    code = ("import sys; from atlas_assets.cli import build_parser; build_parser(); "
+            "import atlas_assets.evals.runner, atlas_assets.evals.compare; print('dagster' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "False", result.stderr

@@ -1,0 +1,83 @@
+"""eval_run and eval_matrix on a real Dagster instance (SQLite in a temporary DAGSTER_HOME),
+with the simulator started by the asset on 127.0.0.1."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import dagster as dg
+import pyarrow.parquet as pq
+import yaml
+from PIL import Image
+
+from atlas_assets.corpus import registry
+from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
+from atlas_assets.evals.workloads import DEFAULT_WORKLOADS_DIR
+from atlas_assets.orchestration import evals as eval_defs
+from atlas_assets.orchestration.datasets import CorpusResource, dataset_key
+from atlas_assets.orchestration.resources import ArtifactStoreResource
+
+WORKLOAD = "eval-instruction-v1"
+ENGINE = "sim-strong"
+
+
+def test_the_graph_partitions_engines_by_workloads_and_depends_on_the_datasets():
+    from atlas_assets import defs
+
+    graph = defs.resolve_asset_graph()
+    node = graph.get(dg.AssetKey("eval_run"))
+    partitions = node.partitions_def
+    assert isinstance(partitions, dg.MultiPartitionsDefinition)
+    engines = yaml.safe_load(DEFAULT_ENGINES_FILE.read_text())["engines"]
+    workloads = sorted(p.stem for p in DEFAULT_WORKLOADS_DIR.glob("*.yaml"))
+    assert len(partitions.get_partition_keys()) == len(engines) * len(workloads)
+    assert {dataset_key(w) for w in workloads} <= set(node.parent_keys)
+    assert node.group_name == "evals" and node.code_version == eval_defs.EVAL_RUN_CODE_VERSION
+    assert defs.resolve_assets_def("eval_run").op.pool == "eval_run"
+    assert dg.AssetKey("eval_run") in graph.get(dg.AssetKey("eval_matrix")).parent_keys
+
+
+def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
+    workloads_dir = tmp_path / "workloads"
+    workloads_dir.mkdir()
+    body = yaml.safe_load((DEFAULT_WORKLOADS_DIR / f"{WORKLOAD}.yaml").read_text())
+    body["sample"] = {"limit": 12, "seed": 3}
+    (workloads_dir / f"{WORKLOAD}.yaml").write_text(yaml.safe_dump(body))
+    defs = eval_defs.build_defs(DEFAULT_ENGINES_FILE, workloads_dir)
+    by_key = {a.key: a for a in defs.assets}
+    run_asset, matrix_asset = by_key[dg.AssetKey("eval_run")], by_key[dg.AssetKey("eval_matrix")]
+    resources = {
+        "evals": eval_defs.EvalsResource(engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir),
+                                         work_dir=str(tmp_path / "work")),
+        "corpus": CorpusResource(),
+        "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
+    }
+    instance = dg.DagsterInstance.get()
+    dataset_sha = registry.read_lock()[WORKLOAD]
+    instance.report_runless_asset_event(
+        dg.AssetMaterialization(dataset_key(WORKLOAD), tags={"dagster/data_version": dataset_sha}))
+    key = dg.MultiPartitionKey({"engine": ENGINE, "workload": WORKLOAD})
+    result = dg.materialize([run_asset], instance=instance, resources=resources, partition_key=key)
+    assert result.success
+    results_path = tmp_path / "artifacts" / "evals" / ENGINE / WORKLOAD / "results.json"
+    sha = hashlib.sha256(results_path.read_bytes()).hexdigest()
+    event = instance.get_latest_materialization_event(dg.AssetKey("eval_run")).asset_materialization
+    assert event.partition == key
+    assert event.tags["dagster/data_version"] == sha
+    assert event.tags[f"dagster/input_data_version/{dataset_key(WORKLOAD).to_user_string()}"] == dataset_sha
+    metadata = event.metadata
+    assert metadata["total"].value == 12 and 0 < metadata["accuracy"].value <= 1
+    assert metadata["results_sha256"].value == sha
+    assert "| TTFT |" in metadata["latency"].value and metadata["failures"].value == "none"
+    assert (tmp_path / "artifacts" / "evals" / ENGINE / WORKLOAD / "checkpoint.jsonl").is_file()
+
+    matrix = dg.materialize([matrix_asset], instance=instance, resources=resources)
+    assert matrix.success
+    table = pq.read_table(tmp_path / "artifacts" / "evals" / "eval_matrix.parquet").to_pylist()
+    assert len(table) == 1 and table[0]["engine"] == ENGINE and table[0]["results_sha256"] == sha
+    assert table[0]["accuracy"] == metadata["accuracy"].value
+    picture = Image.open(io.BytesIO((tmp_path / "artifacts" / "evals" / "eval_matrix.png").read_bytes()))
+    assert picture.format == "PNG" and picture.width > 300
+    md = instance.get_latest_materialization_event(dg.AssetKey("eval_matrix")).asset_materialization.metadata["matrix"].value
+    assert f"| `{WORKLOAD}` |" in md and f"{metadata['accuracy'].value * 100:.1f}%" in md and "—" in md
