@@ -335,8 +335,10 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Si
 def _check_answer(sink: _Sink, row_id: str, scorer: str, row: dict) -> None:
     answer = row.get("answer")
     if scorer in ("exact", "contains"):
-        if not isinstance(answer, str) or not answer.strip():
-            sink.error(row_id, "answer", f"a {scorer} answer must be a non-empty string")
+        # one accepted string, or a list of accepted spellings (the scorer takes any of them)
+        accepted = answer if isinstance(answer, list) and answer else [answer]
+        if not all(isinstance(a, str) and a.strip() for a in accepted):
+            sink.error(row_id, "answer", f"a {scorer} answer must be a non-empty string or a non-empty list of them")
     elif scorer == "numeric":
         if not (_is_number(answer) or (isinstance(answer, str) and _numeric_string(answer))):
             sink.error(row_id, "answer", f"{answer!r} is not a number")

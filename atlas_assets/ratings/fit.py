@@ -25,9 +25,9 @@ bit-identical from run to run.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
@@ -113,6 +113,23 @@ class FitResult:
 # --------------------------------------------------------------------------------------------
 
 
+def _one_blas_thread(function: Callable[..., FitResult]) -> Callable[..., FitResult]:
+    """Run the small dense solves single-threaded.
+
+    The Newton systems are at most a few hundred rows; on a busy machine a multi-threaded
+    OpenBLAS makes them up to 10x slower, and a single thread keeps LAPACK's rounding
+    independent of the CPU count.
+    """
+
+    @functools.wraps(function)
+    def single_threaded(*args: Any, **kwargs: Any) -> FitResult:
+        with threadpool_limits(limits=1, user_api="blas"):
+            return function(*args, **kwargs)
+
+    return single_threaded
+
+
+@_one_blas_thread
 def fit_category(
     model_a,
     model_b,
@@ -137,41 +154,6 @@ def fit_category(
     same multiplicities. progress(done_rounds, total_rounds) is called after every round.
     Raises FitConvergenceError rather than return an unconverged fit.
     """
-    with _one_blas_thread():
-        return _fit_category(
-            model_a, model_b, wins_a, wins_b, features_a, features_b, n_models,
-            bootstrap_rounds=bootstrap_rounds, rng=rng, style_control=style_control,
-            progress=progress, max_iter=max_iter,
-        )
-
-
-@contextlib.contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """Run the small dense solves single-threaded.
-
-    The Newton systems are at most a few hundred rows; on a busy machine a multi-threaded
-    OpenBLAS makes them up to 10x slower, and a single thread keeps LAPACK's rounding
-    independent of the CPU count.
-    """
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-def _fit_category(
-    model_a,
-    model_b,
-    wins_a,
-    wins_b,
-    features_a,
-    features_b,
-    n_models: int,
-    *,
-    bootstrap_rounds: int,
-    rng: np.random.Generator,
-    style_control: bool,
-    progress: Progress | None = None,
-    max_iter: int = MAX_ITER,
-) -> FitResult:
     m = int(n_models)
     a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
     b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)

@@ -39,7 +39,7 @@ examples:
     -d '{"model": "sim-strong", "messages": [{"role": "user", "content": "Hello"}]}'
 
 The first line on stdout is the base URL (http://HOST:PORT/v1), also with --port 0,
-which picks a free port. `atlas sim profiles` lists the presets; docs/simulator.md
+which picks a free port. `atlas sim profiles` lists the presets; README.md ("The reference simulator engine")
 explains profiles, the failure modes and determinism.
 """
 
