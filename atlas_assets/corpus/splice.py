@@ -43,7 +43,7 @@ MIN_FRAGMENT = 3  # shortest fragment of a two-sided weld
 MIN_TRUNCATED = 4  # shortest truncated name (rule 2)
 ONE_SIDED = 5  # shortest known fragment of a one-sided weld (rule 4)
 NUMBER_FRAGMENT = 2  # shortest digit fragment of a welded integer (rule 8)
-FIELD_FRAGMENT = 4  # shortest fragment of a welded property or key name (rule 1)
+DANGLING_SHARED = 4  # prefix/suffix a dangling reference shares with its spliced declaration (rule 5)
 
 JS_KEYWORDS = frozenset(
     """
@@ -111,6 +111,7 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
     postMessage onmessage WebSocket send close open FormData append File FileReader
     Image HTMLElement customElements setAttribute getAttribute hasAttribute toggle
     contains replaceWith isSafeInteger parse stringify fromAsync hasOwn findLastIndex
+    format
     """.split()
 )
 
@@ -369,7 +370,7 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
         text = tok.text
         if pt in (".", "?."):
             role[k] = "property"
-        elif pt in ("function", "class", "const", "let", "var", "#") or (pt == "as" and text not in ("from",)):
+        elif pt in ("function", "class", "const", "let", "var", "#") or (pt == "as" and text not in ("from",)) or (pt == "*" and k >= 2 and tokens[k - 2].text == "function"):
             role[k] = "decl"
             if brace is not None and pt in ("const", "let", "var", "function"):
                 local.add(k)
@@ -380,6 +381,10 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
             role[k] = "decl"  # class field or method
         elif inside == "object" and nt == ":" and pt in ("{", ","):
             role[k] = "key"
+        elif nt == ":" and inside in ("block", "top") and pt in ("{", "}", ";", "") and text not in JS_KEYWORDS:
+            role[k] = "decl"  # a statement label
+        elif pt in ("break", "continue"):
+            role[k] = "label"
         elif inside == "object" and pt in ("get", "set", "async") and nt == "(":
             role[k] = "decl"
         else:
@@ -456,10 +461,11 @@ class _Affixes:
             self._has(self.proper_pre, token, token, True, True) or self._has(self.proper_suf, token, token, False, True)
         )
 
-    def digits(self, token: str) -> tuple[str, str] | None:
-        """Rule 3: a known name (or a prefix of one) followed by digits."""
+    def digits(self, token: str, whole: int = MIN_FRAGMENT) -> tuple[str, str] | None:
+        """Rule 3: a known name (or a prefix of one) followed by digits; a whole name may
+        be as short as `whole` characters."""
         m = re.fullmatch(r"(.*?[A-Za-z_$])(\d+)", token)
-        if m and len(m.group(1)) >= MIN_FRAGMENT and self.prefix(m.group(1), token):
+        if m and ((len(m.group(1)) >= MIN_FRAGMENT and self.prefix(m.group(1), token)) or (len(m.group(1)) >= whole and self.whole_name(m.group(1), token))):
             return m.group(1), m.group(2)
         return None
 
@@ -475,6 +481,11 @@ class _Affixes:
             if self.whole_name(b, token) or (len(b) >= ONE_SIDED and self.suffix(b, token)):
                 return a, b
         return None
+
+
+def _compound(token: str) -> bool:
+    """Has a word boundary inside: a hump, an underscore or a digit after a letter."""
+    return bool(re.search(r"[a-z0-9][A-Z]|_|[A-Za-z]\d|[A-Z]{2}[a-z]", token))
 
 
 def _repeated(token: str) -> tuple[str, str] | None:
@@ -600,20 +611,22 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
             # binding or an import the project does not export is judged like a reference
             parts = _repeated(text) or affixes.digits(text)
             if parts is None and (k in roles.local or (k in imports and context)):
-                parts = affixes.split(text) or (((text, "") if affixes.truncated(text) else None))
+                parts = affixes.split(text, whole=1 if k in roles.local else 2) or (((text, "") if affixes.truncated(text) else None))
                 if parts is None and k in roles.local:
                     parts = affixes.one_sided(text)
         elif role in ("property", "key"):
             if text in declared or counts[text] > 1:
                 continue
-            parts = _repeated(text) or affixes.split(text, fragment=FIELD_FRAGMENT) or affixes.digits(text)
-            if parts is None and affixes.truncated(text):
+            # the output's own field names: only strong evidence (compound names such as
+            # totalCount are legitimately built from known words)
+            parts = _repeated(text) or affixes.split(text, fragment=len(text), whole=2) or affixes.digits(text, whole=2)
+            if parts is None and role == "property" and _compound(text) and affixes.truncated(text):
                 parts = (text, "")
         else:
             if text in declared:
                 continue
             # a free reference that resolves to nothing
-            parts = _repeated(text) or affixes.split(text, whole=1) or affixes.digits(text)
+            parts = _repeated(text) or affixes.split(text, whole=1) or affixes.digits(text, whole=1)
             if parts is None and affixes.truncated(text):
                 parts = (text, "")
             if parts is None:
@@ -626,7 +639,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
 def _dangling(name: str, unused: set[str]) -> tuple[str, str] | None:
     """Rule 5: an unresolved, repeated reference and the unused declaration spliced from it."""
     for other in sorted(unused):
-        if other != name and (other[:MIN_FRAGMENT] == name[:MIN_FRAGMENT] or other[-MIN_FRAGMENT:] == name[-MIN_FRAGMENT:]):
+        if other != name and (other[:DANGLING_SHARED] == name[:DANGLING_SHARED] or other[-DANGLING_SHARED:] == name[-DANGLING_SHARED:]):
             return name, other
     return None
 

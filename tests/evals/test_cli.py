@@ -22,8 +22,8 @@ from atlas_assets.simulator.profiles import SimulatorProfile
 
 from .conftest import REPO, prompt_rows, write_dataset, write_workload
 
-ROWS = 1000
-CONCURRENCY = 16
+ROWS = 10_000  # the figure: a 10,000-row run killed halfway
+CONCURRENCY = 64
 
 
 def _atlas(*args: str, **kwargs) -> subprocess.CompletedProcess:
