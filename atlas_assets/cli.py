@@ -18,6 +18,7 @@ Inference Atlas command line.
   atlas eval compare RUN_A RUN_B                  per-row differences + exact McNemar test
   atlas eval list                                 engines, workloads and their dataset pins
   atlas sim serve --profile NAME --port P         the reference simulator engine (OpenAI-compatible)
+  atlas translation validate|import-flores|run|compare   translation corpora, runs and run cards
 
 `atlas COMMAND --help` explains each command.
 """
@@ -26,11 +27,13 @@ Inference Atlas command line.
 def build_parser() -> argparse.ArgumentParser:
     from atlas_assets.evals import cli as eval_cli
     from atlas_assets.simulator import cli as sim_cli
+    from atlas_assets.translation import cli as translation_cli
 
     parser = argparse.ArgumentParser(prog="atlas", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     eval_cli.register(commands)
     sim_cli.register(commands)
+    translation_cli.register(commands)
     return parser
 
 

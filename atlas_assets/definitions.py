@@ -2,10 +2,12 @@
 
 import dagster as dg
 
-from atlas_assets.orchestration import datasets, evals, leaderboard
+from atlas_assets.orchestration import autobench, datasets, evals, leaderboard, translation
 
 defs = dg.Definitions.merge(
     leaderboard.defs,
     datasets.defs,
     evals.defs,
+    translation.defs,
+    autobench.defs,
 )

@@ -20,7 +20,7 @@ import tempfile
 import threading
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT
 from atlas_assets.simulator.index import corpus_index
@@ -70,8 +70,11 @@ class SimulatorHandle(ABC):
 
 
 class _ThreadHandle(SimulatorHandle):
-    def __init__(self, profile: SimulatorProfile, host: str, port: int, datasets_root: Path, log_path: Path | None) -> None:
-        self._app = SimulatorApp(profile, corpus_index(datasets_root), log_path)
+    def __init__(
+        self, profile: SimulatorProfile, host: str, port: int, datasets_root: Path, log_path: Path | None,
+        translation_corpora: Sequence[str | Path] | None = None,
+    ) -> None:
+        self._app = SimulatorApp(profile, corpus_index(datasets_root), log_path, translation_corpora=translation_corpora)
         sock = bind(host, port)
         super().__init__(profile, url_of(sock))
         self._server = build_server(self._app)
@@ -156,6 +159,7 @@ def start_simulator(
     datasets_root: str | Path = DEFAULT_DATASETS_ROOT,
     log_path: str | Path | None = None,
     process: bool = False,
+    translation_corpora: Sequence[str | Path] | None = None,
 ) -> SimulatorHandle:
     """Start a simulator and return once it accepts connections.
 
@@ -163,6 +167,8 @@ def start_simulator(
     engines-file `simulator:` block (a mapping). `port=0` picks a free port; the handle's
     `base_url` says which. `log_path` also appends every request to a JSONL file.
     `process=True` runs it as a child process (see the module docstring).
+    `translation_corpora`: translation corpus files it answers translation prompts from
+    (simulator/translation.py; default: the translation folder). In-thread only.
     """
     if isinstance(profile, str):
         profile = resolve_profile(profile)
@@ -172,4 +178,4 @@ def start_simulator(
     log = Path(log_path) if log_path is not None else None
     if process:
         return _ProcessHandle(profile, host, port, root, log)
-    return _ThreadHandle(profile, host, port, root, log)
+    return _ThreadHandle(profile, host, port, root, log, translation_corpora)

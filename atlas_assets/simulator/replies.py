@@ -198,6 +198,8 @@ def compose_reply(
     row_key: str,
     attempt: int,
 ) -> Reply:
+    if entry is None and any(role == "system" and JSON_CASES_MARKER in text for role, text in view.turns):
+        return _json_cases_reply(profile, view, row_key, attempt)
     rng = Draws(profile.seed, row_key, "answer")
     answers = _answers(entry, profile.seed) if entry is not None and entry.scorer is not None else None
     if answers is None:
@@ -311,3 +313,42 @@ def _limit(reply: Reply, request: ReplyRequest) -> Reply:
     reply.reasoning_tokens = min(reply.reasoning_tokens, budget)
     reply.finish_reason = "length"
     return reply
+
+
+# --- case generation (Autobench's LLM-backed generator) --------------------------------
+
+JSON_CASES_MARKER = "[atlas-simulator:json-cases]"
+"""A system prompt containing this marker asks the simulator to propose benchmark cases:
+it answers with a JSON object {"cases": [{"id", "input": {"message"}, "expected": {"route"}}]}
+of `n` cases (`n=K` right after the marker, default 4), drawn deterministically from a small
+pool of support messages by (profile seed, conversation, attempt) -- so repeated calls
+propose duplicates -- plus one malformed proposal (no `input`) for schema validation to
+reject. A simulator behaviour for tests and demos only; nothing here is a model."""
+
+_CASE_POOL = (
+    ("Refund a duplicate charge on my subscription", "billing"),
+    ("I was billed twice this month", "billing"),
+    ("Send me last month's invoice", "billing"),
+    ("My password reset email never arrived", "account"),
+    ("How do I add a teammate to my workspace?", "account"),
+    ("The export button returns an error", "technical"),
+    ("The app crashes when I upload a photo", "technical"),
+    ("Please delete my account and data", "privacy"),
+)
+
+
+def _json_cases_reply(profile: SimulatorProfile, view: RequestView, row_key: str, attempt: int) -> Reply:
+    system = next(text for role, text in view.turns if role == "system" and JSON_CASES_MARKER in text)
+    tail = system.split(JSON_CASES_MARKER, 1)[1].strip()
+    n = 4
+    if tail.startswith("n="):
+        digits = "".join(ch for ch in tail[2:6] if ch.isdigit())
+        n = max(1, min(50, int(digits))) if digits else n
+    rng = Draws(profile.seed, row_key, attempt, "json-cases")
+    cases: list[dict[str, Any]] = []
+    for _ in range(n):
+        message, route = _CASE_POOL[rng.below(len(_CASE_POOL))]
+        digest = hashlib.sha256(message.encode()).hexdigest()[:8]
+        cases.append({"id": f"sim-{digest}", "input": {"message": message}, "expected": {"route": route}})
+    cases.append({"id": f"sim-malformed-{rng.below(1000):03d}", "expected": {"route": "billing"}})
+    return Reply(content=json.dumps({"cases": cases}))

@@ -32,7 +32,7 @@ import logging
 import socket
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, NamedTuple
+from typing import Any, Awaitable, Callable, NamedTuple, Sequence
 
 import orjson
 import uvicorn
@@ -40,6 +40,7 @@ import uvicorn
 from atlas_assets.simulator.index import CorpusIndex, RequestView, conversation_digest
 from atlas_assets.simulator.profiles import SimulatorProfile
 from atlas_assets.simulator.replies import CHARS_PER_TOKEN, Reply, ReplyRequest, compose_reply, draw_failure
+from atlas_assets.simulator.translation import TranslationIndex, compose_translation, default_translation_index
 
 __all__ = ["OWNED_BY", "LoggedRequest", "SimulatorApp", "bind", "build_server"]
 
@@ -71,12 +72,21 @@ class SimulatorApp:
     """The ASGI application for one profile over one corpus index."""
 
     def __init__(
-        self, profile: SimulatorProfile, index: CorpusIndex, log_path: str | Path | None = None, keep_log: bool = True
+        self,
+        profile: SimulatorProfile,
+        index: CorpusIndex,
+        log_path: str | Path | None = None,
+        keep_log: bool = True,
+        translation_corpora: Sequence[str | Path] | None = None,
     ) -> None:
         """`log_path` appends every request to a JSONL file; `keep_log` also keeps them in
-        `self.log` (a long-running server that only needs the file turns it off)."""
+        `self.log` (a long-running server that only needs the file turns it off).
+        `translation_corpora`: the translation corpus files answered (translation.py);
+        None = every corpus of the translation folder, indexed at the first translation prompt."""
         self.profile = profile
         self.index = index
+        self._translation_corpora = translation_corpora
+        self._translations: TranslationIndex | None = None
         self.log: list[LoggedRequest] = []
         self._keep_log = keep_log
         self.closing = asyncio.Event()  # set when the server shuts down: hanging requests get a 503
@@ -103,6 +113,12 @@ class SimulatorApp:
         self._health = orjson.dumps(
             {"status": "ok", "simulator": True, "profile": profile.name, "model": profile.model, "rows_indexed": index.rows}
         )
+
+    @property
+    def translations(self) -> TranslationIndex:
+        if self._translations is None:
+            self._translations = default_translation_index(self._translation_corpora)
+        return self._translations
 
     def close(self) -> None:
         if self._log_file is not None:
@@ -176,6 +192,9 @@ class SimulatorApp:
         row_key = entry.key if entry is not None else "?" + conversation_digest(view.turns).hex()
         row_id = entry.id if entry is not None else None
         dataset = entry.dataset if entry is not None else None
+        translation = self.translations.identify(view) if entry is None else None  # translation.py
+        if translation is not None and translation[0] is not None:
+            row_key, row_id, dataset = translation[0].key, str(translation[0].segment_id), translation[0].dataset
         prompt_tokens = view.prompt_tokens
         if prompt_tokens > profile.max_context:
             self._record(row_id, dataset, body_sha, "context_overflow", attempt)
@@ -209,7 +228,10 @@ class SimulatorApp:
                 return
             arrived = loop.time()  # hung long enough: now answer as if the request had just come
 
-        reply = compose_reply(profile, entry, view, params, row_key, attempt)
+        if translation is not None:
+            reply = compose_translation(profile, translation[0], translation[1], row_key)
+        else:
+            reply = compose_reply(profile, entry, view, params, row_key, attempt)
         response_id = f"chatcmpl-sim-{body_sha[:16]}-{attempt}"
         completion_tokens = reply.completion_tokens
         usage = {

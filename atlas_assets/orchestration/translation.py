@@ -1,0 +1,193 @@
+"""Translation evaluation as Dagster assets (a thin shell over atlas_assets.translation).
+
+Graph (group "translation", keys under `translation/`):
+
+    translation/corpus/<id>   one per corpus file in the translation folder (observable
+                              source asset: data version = sha256 of the file's bytes;
+                              observing it validates the file)
+      └──> translation/translation_run   partitioned engine × corpus (engines.yaml ×
+             corpus ids); writes the run card (data version = its sha256); stale when the
+             corpus's sha256 changes (a new observation)
+             └──> translation/leaderboard   per-corpus table of engines by chrF++ (metadata)
+
+Artifacts (artifact_store): translation/<engine>/<corpus id>/{run_card.json,
+run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<corpus id>.
+
+(No `from __future__ import annotations`: Dagster reads resource annotations.)
+"""
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+import dagster as dg
+import orjson
+from pydantic import Field
+
+from atlas_assets.evals.engines import load_engines
+from atlas_assets.orchestration.resources import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RESOURCES, ArtifactStoreResource
+from atlas_assets.translation import corpora
+from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
+from atlas_assets.translation.schema import CorpusError, load_corpus, validate_file
+
+GROUP = "translation"
+PREFIX = "translation"
+ENGINE_DIM, CORPUS_DIM = "engine", "corpus"
+_PKG = Path(__file__).resolve().parents[1] / "translation"
+
+
+def _code_version() -> str:
+    digest = hashlib.sha256()
+    for name in ("schema.py", "prompt.py", "scoring.py", "runs.py"):
+        digest.update((_PKG / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def corpus_key(corpus_id: str) -> dg.AssetKey:
+    return dg.AssetKey([PREFIX, "corpus", corpus_id])
+
+
+class TranslationResource(dg.ConfigurableResource):
+    """Translation corpora folder (default $ATLAS_TRANSLATION or <repo>/translation), engines
+    file (default $ATLAS_ENGINES or engines.yaml), checkpoints ($ATLAS_CACHE_DIR/translation)."""
+
+    corpora_dir: Optional[str] = Field(default=None)
+    engines_file: Optional[str] = Field(default=None)
+    work_dir: Optional[str] = Field(default=None)
+
+    def corpus_paths(self) -> dict[str, Path]:
+        out = {}
+        for path in corpora.discover(self.corpora_dir):
+            report = validate_file(path)
+            if report.corpus is not None:
+                out[report.corpus.dataset.id] = path
+        return out
+
+    def run_dir(self, engine: str, corpus_id: str) -> Path:
+        if self.work_dir:
+            root = Path(self.work_dir)
+        else:
+            cache = os.environ.get(ENV_CACHE_DIR, "").strip()
+            root = (Path(cache) if cache else DEFAULT_CACHE_DIR) / "translation"
+        return root / engine / corpus_id
+
+
+def _corpus_ids(root: Optional[Path]) -> list[str]:
+    ids = []
+    for path in corpora.discover(root):
+        report = validate_file(path)
+        ids.append(report.corpus.dataset.id if report.corpus is not None else path.stem)
+    return sorted(set(ids))
+
+
+def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] = None) -> dg.Definitions:
+    engines = sorted(load_engines(engines_file).engines)
+    corpus_ids = _corpus_ids(corpora_dir) or ["none"]
+    resource = TranslationResource(
+        corpora_dir=str(corpora_dir) if corpora_dir else None, engines_file=str(engines_file) if engines_file else None
+    )
+
+    def make_source(corpus_id: str) -> dg.SourceAsset:
+        @dg.observable_source_asset(key=corpus_key(corpus_id), group_name=GROUP, description=f"Translation corpus {corpus_id}: data version = sha256 of its file.")
+        def _observe(context, translation: TranslationResource) -> dg.ObserveResult:
+            path = translation.corpus_paths().get(corpus_id)
+            if path is None:
+                raise dg.Failure(f"translation corpus {corpus_id} is missing or invalid (run `atlas translation validate`)")
+            loaded = load_corpus(path)
+            return dg.ObserveResult(
+                data_version=dg.DataVersion(loaded.sha256),
+                metadata={"path": dg.MetadataValue.path(str(path)), "version": loaded.version, "entries": len(loaded.corpus.entries)},
+            )
+
+        return _observe
+
+    sources = [make_source(c) for c in corpus_ids]
+    partitions = dg.MultiPartitionsDefinition(
+        {ENGINE_DIM: dg.StaticPartitionsDefinition(engines), CORPUS_DIM: dg.StaticPartitionsDefinition(corpus_ids)}
+    )
+
+    @dg.asset(
+        key=dg.AssetKey([PREFIX, "translation_run"]),
+        group_name=GROUP,
+        partitions_def=partitions,
+        deps=[corpus_key(c) for c in corpus_ids],
+        code_version=_code_version(),
+        kinds={"json"},
+        description="One translation corpus through one engine: the run card (scores with sacreBLEU signatures, "
+        "breakdowns, per-entry outputs). Data version = sha256 of run_card.json.",
+    )
+    def translation_run(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+        keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
+        engine_name, corpus_id = keys[ENGINE_DIM], keys[CORPUS_DIM]
+        engine = load_engines(translation.engines_file).engines.get(engine_name)
+        path = translation.corpus_paths().get(corpus_id)
+        if engine is None or path is None:
+            raise dg.Failure(f"engine {engine_name!r} or corpus {corpus_id!r} is not defined (or the corpus is invalid)")
+        run_dir = translation.run_dir(engine_name, corpus_id)
+        try:
+            outcome = run_translation(path, engine, run_dir)
+        except CorpusError as exc:
+            raise dg.Failure(str(exc)) from None
+        store = artifact_store.store()
+        stored = store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD}", (run_dir / CARD).read_bytes(), "application/json")
+        store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD_SHA}", (run_dir / CARD_SHA).read_bytes(), "text/plain")
+        card = outcome.card
+        scores = card["scores"]
+        return dg.MaterializeResult(
+            data_version=dg.DataVersion(outcome.sha256),
+            metadata={
+                "run_card": dg.MetadataValue.path(stored.uri),
+                "run_card_sha256": outcome.sha256,
+                "dataset_sha256": card["dataset"]["sha256"],
+                "dataset_version": card["dataset"]["version"],
+                "chrf++": dg.MetadataValue.float(scores["chrf++"]["score"]),
+                "chrf": dg.MetadataValue.float(scores["chrf"]["score"]),
+                "bleu": dg.MetadataValue.float(scores["bleu"]["score"]),
+                "chrf++_signature": scores["chrf++"]["signature"],
+                "segments_sent": dg.MetadataValue.int(outcome.sent),
+                "segments_resumed": dg.MetadataValue.int(outcome.resumed),
+                "failed": dg.MetadataValue.int(card["run"]["failed"]),
+            },
+        )
+
+    @dg.asset(
+        key=dg.AssetKey([PREFIX, "leaderboard"]),
+        group_name=GROUP,
+        deps=[translation_run],
+        code_version=_code_version(),
+        kinds={"markdown"},
+        description="Per corpus, the engines' stored run cards ranked by chrF++ (markdown in metadata).",
+    )
+    def translation_leaderboard(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+        store = artifact_store.store()
+        engine_names = sorted(load_engines(translation.engines_file).engines)
+        tables: dict[str, list[dict[str, Any]]] = {}
+        for corpus_id in sorted(translation.corpus_paths()):
+            rows = []
+            for engine in engine_names:
+                key = f"{PREFIX}/{engine}/{corpus_id}/{CARD}"
+                if store.exists(key):
+                    card = orjson.loads(store.get_bytes(key))
+                    s = card["scores"]
+                    rows.append({"engine": engine, "model": card["model"], "version": card["dataset"]["version"], "sha": card["dataset"]["sha256"][:12], "chrf++": s["chrf++"]["score"], "chrf": s["chrf"]["score"], "bleu": s["bleu"]["score"], "sig": s["chrf++"]["signature"]})
+            tables[corpus_id] = sorted(rows, key=lambda r: -r["chrf++"])
+        md = []
+        for corpus_id, rows in tables.items():
+            md.append(f"### {corpus_id}\n\n| # | engine | model | chrF++ | chrF | BLEU | dataset |\n|---:|---|---|---:|---:|---:|---|")
+            md += [f"| {i} | {r['engine']} | {r['model']} | {r['chrf++']:.2f} | {r['chrf']:.2f} | {r['bleu']:.2f} | v{r['version']} `{r['sha']}` |" for i, r in enumerate(rows, 1)]
+            if rows:
+                md.append(f"\nchrF++ signature: `{rows[0]['sig']}`\n")
+        data = orjson.dumps(tables, option=orjson.OPT_SORT_KEYS)
+        return dg.MaterializeResult(
+            data_version=dg.DataVersion(hashlib.sha256(data).hexdigest()),
+            metadata={"leaderboard": dg.MetadataValue.md("\n".join(md) or "no run cards yet"), "runs": sum(len(r) for r in tables.values())},
+        )
+
+    return dg.Definitions(
+        assets=[*sources, translation_run, translation_leaderboard],
+        resources={"translation": resource, "artifact_store": RESOURCES["artifact_store"]},
+    )
+
+
+defs = build_defs()

@@ -1,0 +1,278 @@
+"""Translation runs: a corpus -> an engine -> a checkpoint -> a run card.
+
+    run_translation(corpus_path, engine, run_dir) -> TranslationOutcome
+
+1. Load and validate the corpus (refused when invalid); its sha256 is the file's bytes.
+2. Start the engine when it is a simulator profile (in-process, 127.0.0.1, answering
+   translation prompts from this corpus), ask GET /models.
+3. Build each segment's request (prompt.py template `translate-v1`, `params`) and its
+   fingerprint = sha256 of the canonical body + engine identity + corpus sha256.
+4. Resume: checkpoint records (run_dir/checkpoint.jsonl) with the expected fingerprint
+   and no error are kept and not sent again; failed requests are re-sent; records of
+   another corpus version, template, model or parameters are stale and dropped.
+5. Send the rest with at most `concurrency` in flight (the eval-runs EngineClient:
+   retries, timeouts), appending each record to the checkpoint as it arrives.
+6. Score (scoring.py) and write run_card.json + run_card.json.sha256 atomically.
+
+Interrupting (the `stop` event, or SIGINT/SIGTERM with `handle_signals`) stops sending;
+the card is written with `"complete": false` and scores over the segments done so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import orjson
+
+from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.evals import HARNESS, HARNESS_VERSION
+from atlas_assets.evals.client import EngineClient, RetryPolicy
+from atlas_assets.evals.engines import Engine
+from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
+from atlas_assets.evals.runner import _event_loop_runner, _pick_model
+from atlas_assets.translation import prompt
+from atlas_assets.translation.schema import LoadedCorpus, load_corpus
+from atlas_assets.translation.scoring import PRIMARY, Segment, breakdowns, corpus_scores, segments, sentence_chrfpp
+
+__all__ = ["CARD", "CARD_SHA", "CHECKPOINT", "Progress", "TranslationOutcome", "card_from_records", "read_card", "run_translation"]
+
+CARD = "run_card.json"
+CARD_SHA = "run_card.json.sha256"
+CHECKPOINT = "checkpoint.jsonl"
+CARD_FORMAT = "atlas-translation-run-card/1"
+DEFAULT_PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": 512}
+
+
+@dataclass
+class Progress:
+    total: int = 0
+    resumed: int = 0
+    done: int = 0
+    failed: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.started
+        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+
+
+@dataclass
+class TranslationOutcome:
+    run_dir: Path
+    card: dict[str, Any]
+    sha256: str
+    sent: int
+    resumed: int
+    stale: int
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.card["complete"])
+
+
+def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    block = loaded.corpus.dataset
+    return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}
+
+
+@contextmanager
+def _endpoint(engine: Engine, corpus_path: Path) -> Iterator[str]:
+    if not engine.is_simulator:
+        yield engine.base_url or ""
+        return
+    from atlas_assets.simulator.handle import start_simulator
+
+    with start_simulator(engine.profile(), translation_corpora=[corpus_path]) as handle:
+        yield handle.base_url
+
+
+def card_from_records(
+    loaded: LoadedCorpus,
+    engine: Mapping[str, Any],
+    model: str,
+    params: Mapping[str, Any],
+    records: Mapping[str, Mapping[str, Any]],
+    run: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The run card of the segments that have a record (outputs, scores, breakdowns)."""
+    block = loaded.corpus.dataset
+    segs = segments(loaded.corpus)
+    done = [s for s in segs if str(s.id) in records]
+    hyps = {s.id: prompt.clean_output(records[str(s.id)].get("content")) if records[str(s.id)].get("error") is None else "" for s in done}
+    scores = corpus_scores([hyps[s.id] for s in done], [s.references for s in done], block.target_language)
+    entry_of = {e.id: e for e in loaded.corpus.entries}
+    outputs = []
+    failures = []
+    for seg in done:
+        record = records[str(seg.id)]
+        if record.get("error") is not None:
+            failures.append({"segment": seg.id, "error": record["error"], "error_kind": record.get("error_kind")})
+        sentence = sentence_chrfpp(hyps[seg.id], seg.references)
+        for entry_id in seg.entry_ids:
+            entry = entry_of[entry_id]
+            outputs.append(
+                {
+                    "id": entry_id,
+                    "segment": seg.id,
+                    "variant_class": entry.variant_class,
+                    "difficulty": entry.difficulty,
+                    "register": entry.register,
+                    "context": entry.context,
+                    "source": entry.source,
+                    "reference": entry.reference,
+                    "output": hyps[seg.id],
+                    "error": record.get("error"),
+                    "chrf++": sentence,  # sentence-level, against every reference of the segment
+                }
+            )
+    return {
+        "format": CARD_FORMAT,
+        "harness": {"name": HARNESS, "version": HARNESS_VERSION},
+        "created_at": now_iso(),
+        "complete": len(done) == len(segs),
+        "dataset": {
+            "id": block.id,
+            "version": block.version,
+            "sha256": loaded.sha256,
+            "language_pair": block.language_pair,
+            "source_language": block.source_language,
+            "target_language": block.target_language,
+            "entries": len(loaded.corpus.entries),
+            "segments": len(segs),
+            "path": str(loaded.path),
+        },
+        "engine": dict(engine),
+        "model": model,
+        "template": prompt.template_info(),
+        "params": dict(params),
+        "run": dict(run, segments_done=len(done), failed=len(failures)),
+        "primary_metric": PRIMARY,
+        "scores": scores,
+        "breakdowns": breakdowns(done, hyps, block.target_language) if done else {},
+        "failures": failures,
+        "outputs": outputs,
+    }
+
+
+def write_card(run_dir: Path, card: Mapping[str, Any]) -> str:
+    data = orjson.dumps(card, option=orjson.OPT_INDENT_2) + b"\n"
+    sha = sha256_bytes(data)
+    atomic_write_bytes(run_dir / CARD, data)
+    atomic_write_bytes(run_dir / CARD_SHA, f"{sha}  {CARD}\n".encode())
+    return sha
+
+
+def read_card(path: str | Path) -> dict[str, Any]:
+    """A run card from its file (or its run folder); refuses one whose .sha256 disagrees."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / CARD
+    data = path.read_bytes()
+    sha_file = path.with_name(path.name + ".sha256")
+    if sha_file.is_file():
+        recorded = sha_file.read_text().split()[0]
+        if recorded != sha256_bytes(data):
+            raise ValueError(f"{path}: its sha256 does not match {sha_file.name} (the card was modified)")
+    return orjson.loads(data)
+
+
+def run_translation(
+    corpus_path: str | Path,
+    engine: Engine,
+    run_dir: str | Path,
+    *,
+    params: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    on_record: Callable[[Mapping[str, Any]], None] | None = None,
+    stop: threading.Event | None = None,
+    handle_signals: bool = False,
+) -> TranslationOutcome:
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    loaded = load_corpus(corpus_path)
+    params = {**DEFAULT_PARAMS, **(params or {})}
+    segs = segments(loaded.corpus)[:limit] if limit else segments(loaded.corpus)
+    in_flight = concurrency or min(engine.concurrency, 32)
+    progress = progress or Progress()
+    stop = stop or threading.Event()
+    checkpoint = run_dir / CHECKPOINT
+    from atlas_assets.evals.runner import engine_info
+
+    with _endpoint(engine, loaded.path) as base_url:
+        client = EngineClient(
+            base_url,
+            api_key=engine.api_key(),
+            concurrency=in_flight,
+            timeout_s=engine.timeout_s,
+            connect_timeout_s=engine.connect_timeout_s,
+            retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
+        )
+
+        async def session() -> tuple[str, dict[str, dict[str, Any]], int, int]:
+            async with client:
+                model = _pick_model(engine, await client.models())
+                planned = []
+                for seg in segs:
+                    body = request_body(seg, loaded, model, params)
+                    data = orjson.dumps(body)
+                    fp = sha256_json({"body": body, "engine": engine.identity(), "dataset_sha256": loaded.sha256})
+                    planned.append((seg, data, fp))
+                valid, stale = compact_checkpoint(checkpoint, {str(s.id): fp for s, _, fp in planned})
+                valid = {k: v for k, v in valid.items() if v.get("error") is None}
+                pending = [p for p in planned if str(p[0].id) not in valid]
+                progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
+                progress.started = time.perf_counter()
+                fresh: dict[str, dict[str, Any]] = {}
+                queue = iter(pending)
+                loop = asyncio.get_running_loop()
+                stopping = asyncio.Event()
+                if handle_signals and threading.current_thread() is threading.main_thread():
+                    for sig in (signal.SIGINT, signal.SIGTERM):
+                        loop.add_signal_handler(sig, stopping.set)
+                try:
+                    with open(checkpoint, "ab") as sink:
+
+                        async def worker() -> None:
+                            for seg, data, fp in queue:
+                                if stopping.is_set() or stop.is_set():
+                                    return
+                                completion = await client.complete(data, False, {"X-Request-Id": fp[:32]})
+                                record = make_record(str(seg.id), fp, completion, None)
+                                sink.write(orjson.dumps(record) + b"\n")
+                                sink.flush()
+                                fresh[str(seg.id)] = record
+                                progress.done += 1
+                                progress.failed += record["error"] is not None
+                                if on_record is not None:
+                                    on_record(record)
+
+                        await asyncio.gather(*(worker() for _ in range(max(1, min(in_flight, len(pending))))))
+                finally:
+                    if handle_signals and threading.current_thread() is threading.main_thread():
+                        for sig in (signal.SIGINT, signal.SIGTERM):
+                            loop.remove_signal_handler(sig)
+                return model, {**valid, **fresh}, stale, len(fresh)
+
+        with _event_loop_runner() as runner:
+            model, records, stale, sent = runner.run(session())
+        info = engine_info(engine, base_url)
+    selected = {str(s.id) for s in segs}
+    records = {k: v for k, v in records.items() if k in selected}
+    run = {"limit": limit, "concurrency": in_flight, "segments_selected": len(segs), "sent": sent, "resumed": progress.resumed, "stale_dropped": stale, "checkpoint": CHECKPOINT}
+    card = card_from_records(loaded, info, model, params, records, run)
+    if limit:
+        card["complete"] = card["complete"] or len(records) == len(segs)
+        card["run"]["partial_selection"] = len(segs) < card["dataset"]["segments"]
+    sha = write_card(run_dir, card)
+    return TranslationOutcome(run_dir, card, sha, sent, progress.resumed, stale)

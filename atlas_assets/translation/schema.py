@@ -1,0 +1,456 @@
+"""Translation corpora: the `dataset` block and entries of specs/rosetta-eval-datasets.md,
+as pydantic models, plus a validator that reports *every* problem of a file.
+
+    {"dataset": {id, version, language_pair, description?, source_language,
+                 target_language, created, license, provenance[]},
+     "entries": [{id, source, reference, difficulty, provenance, register, context,
+                  notes?, morphological_analysis?, variant_class?}, ...]}
+
+Rules (each a `Problem` naming the entry id and the field):
+
+* required fields present, types exact (integers are JSON integers, not strings or
+  booleans), no unknown fields (a typo is an error, not a silently ignored key);
+* text fields non-empty; `id` and `difficulty` integers, difficulty 1-5;
+* `source_language` / `target_language` well-formed BCP 47 tags (RFC 5646 syntax);
+* `license` an SPDX identifier (or expression with AND/OR/WITH, or LicenseRef-...);
+  syntactically valid ids outside the embedded list of common ones are a warning;
+* `created` an ISO 8601 date (or date-time); `version` a semantic version (1, 1.0, 1.0.2, 1.0.0-rc.1);
+* the block's `provenance` a non-empty list of distinct tags; each entry's `provenance`
+  one of them;
+* entry ids unique;
+* entries sharing a `variant_class` are alternative references of one source: they must
+  share the source text (differences are an error) -- see atlas_assets/translation/scoring.py.
+
+No Dagster import here.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
+
+from atlas_assets.core.hashing import sha256_bytes
+
+__all__ = [
+    "Corpus",
+    "DatasetBlock",
+    "Entry",
+    "LoadedCorpus",
+    "Problem",
+    "ValidationReport",
+    "is_bcp47",
+    "load_corpus",
+    "summary",
+    "summary_text",
+    "validate_data",
+    "validate_file",
+]
+
+# ---------------------------------------------------------------- syntax helpers
+
+# RFC 5646 "langtag" (plus private-use and the grandfathered irregular tags are not accepted).
+_BCP47 = re.compile(
+    r"""^(?:
+      (?P<language>[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})
+      (?:-(?P<script>[A-Za-z]{4}))?
+      (?:-(?P<region>[A-Za-z]{2}|[0-9]{3}))?
+      (?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*
+      (?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*
+      (?:-[xX](?:-[A-Za-z0-9]{1,8})+)?
+    |[xX](?:-[A-Za-z0-9]{1,8})+)$""",
+    re.VERBOSE,
+)
+_SPDX_ID = re.compile(r"^(?:LicenseRef-[A-Za-z0-9.\-]+|[A-Za-z0-9][A-Za-z0-9.\-]*\+?)$")
+_SEMVER = re.compile(r"^\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?$")
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")
+
+# Common SPDX identifiers (the SPDX licence list's ids; a syntactically valid id outside
+# this list only warns, so a rare licence is not rejected).
+KNOWN_SPDX = frozenset(
+    """0BSD AFL-3.0 AGPL-3.0-only AGPL-3.0-or-later Apache-1.1 Apache-2.0 Artistic-2.0 BSD-2-Clause
+    BSD-3-Clause BSL-1.0 CC-BY-1.0 CC-BY-2.0 CC-BY-2.5 CC-BY-3.0 CC-BY-4.0 CC-BY-NC-1.0 CC-BY-NC-2.0
+    CC-BY-NC-2.5 CC-BY-NC-3.0 CC-BY-NC-4.0 CC-BY-NC-ND-1.0 CC-BY-NC-ND-2.0 CC-BY-NC-ND-2.5
+    CC-BY-NC-ND-3.0 CC-BY-NC-ND-4.0 CC-BY-NC-SA-1.0 CC-BY-NC-SA-2.0 CC-BY-NC-SA-2.5 CC-BY-NC-SA-3.0
+    CC-BY-NC-SA-4.0 CC-BY-ND-1.0 CC-BY-ND-2.0 CC-BY-ND-2.5 CC-BY-ND-3.0 CC-BY-ND-4.0 CC-BY-SA-1.0
+    CC-BY-SA-2.0 CC-BY-SA-2.5 CC-BY-SA-3.0 CC-BY-SA-4.0 CC0-1.0 CDLA-Permissive-1.0
+    CDLA-Permissive-2.0 CDLA-Sharing-1.0 EPL-1.0 EPL-2.0 EUPL-1.2 GFDL-1.3-only GFDL-1.3-or-later
+    GPL-2.0-only GPL-2.0-or-later GPL-3.0-only GPL-3.0-or-later ISC LGPL-2.1-only LGPL-2.1-or-later
+    LGPL-3.0-only LGPL-3.0-or-later MIT MPL-2.0 ODbL-1.0 ODC-By-1.0 OFL-1.1 PDDL-1.0 Unicode-3.0
+    Unlicense Zlib""".split()
+)
+
+
+def is_bcp47(tag: str) -> bool:
+    return bool(_BCP47.match(tag))
+
+
+def _spdx_problem(expression: str) -> tuple[str | None, str | None]:
+    """(error, warning) for an SPDX licence expression."""
+    tokens = [t for t in re.split(r"[()\s]+", expression) if t]
+    if not tokens:
+        return "must be an SPDX license identifier", None
+    unknown = []
+    expect_id = True
+    for token in tokens:
+        if expect_id:
+            if not _SPDX_ID.match(token):
+                return f"{token!r} is not an SPDX license identifier", None
+            if not token.startswith("LicenseRef-") and token.rstrip("+") not in KNOWN_SPDX:
+                unknown.append(token)
+        elif token not in ("AND", "OR", "WITH"):
+            return f"expected AND, OR or WITH between identifiers, got {token!r}", None
+        expect_id = not expect_id
+    if expect_id:
+        return "the SPDX expression ends with an operator", None
+    if unknown:
+        return None, f"{', '.join(unknown)} is not in the list of common SPDX identifiers (check the spelling; LicenseRef-... for a custom licence)"
+    return None, None
+
+
+# ---------------------------------------------------------------- models
+
+NonEmpty = Field(min_length=1)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or whitespace")
+    return value
+
+
+class DatasetBlock(_Strict):
+    """The top-level `dataset` block."""
+
+    id: StrictStr = Field(description="Unique dataset identifier (slug), used in run cards and the leaderboard")
+    version: StrictStr = Field(description="Semantic version; a new version invalidates comparisons with prior run cards")
+    language_pair: StrictStr = Field(description="Display label, e.g. EN→CRK")
+    description: Optional[StrictStr] = Field(None, description="Optional human-readable summary")
+    source_language: StrictStr = Field(description="BCP 47 source language code")
+    target_language: StrictStr = Field(description="BCP 47 target language code")
+    created: StrictStr = Field(description="ISO 8601 creation date")
+    license: StrictStr = Field(description="SPDX license identifier")
+    provenance: list[StrictStr] = Field(description="Provenance tags used across entries")
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _SLUG.match(value):
+            raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)")
+        return value
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        if not _SEMVER.match(value):
+            raise ValueError("must be a semantic version such as 1.0 or 1.2.0")
+        return value
+
+    @field_validator("language_pair")
+    @classmethod
+    def _pair(cls, value: str) -> str:
+        return _not_blank(value)
+
+    @field_validator("source_language", "target_language")
+    @classmethod
+    def _bcp47(cls, value: str) -> str:
+        if not is_bcp47(value):
+            raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)")
+        return value
+
+    @field_validator("created")
+    @classmethod
+    def _created(cls, value: str) -> str:
+        try:
+            if len(value) == 10:
+                _dt.date.fromisoformat(value)
+            else:
+                _dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an ISO 8601 date (YYYY-MM-DD)") from None
+        return value
+
+    @field_validator("license")
+    @classmethod
+    def _license(cls, value: str) -> str:
+        error, _ = _spdx_problem(value)
+        if error:
+            raise ValueError(error)
+        return value
+
+    @field_validator("provenance")
+    @classmethod
+    def _provenance(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("must list at least one provenance tag")
+        for tag in value:
+            _not_blank(tag)
+        duplicated = sorted(t for t, n in Counter(value).items() if n > 1)
+        if duplicated:
+            raise ValueError(f"duplicate tag(s): {', '.join(duplicated)}")
+        return value
+
+
+with warnings.catch_warnings():  # `register` (a spec field) shadows ABCMeta.register, harmlessly
+    warnings.filterwarnings("ignore", message='Field name "register"')
+
+    class Entry(_Strict):
+        """One source → gold reference pair."""
+
+        id: StrictInt = Field(description="Unique entry identifier within the corpus")
+        source: StrictStr = Field(description="The source text to translate")
+        reference: StrictStr = Field(description="The gold-standard reference translation")
+        difficulty: StrictInt = Field(ge=1, le=5, description="Difficulty tier 1-5")
+        provenance: StrictStr = Field(description="Origin of this entry; one of the dataset block's provenance tags")
+        register: StrictStr = Field(description="Register/formality level")
+        context: StrictStr = Field(description="Communicative function")
+        notes: Optional[StrictStr] = Field(None, description="Optional context for human reviewers")
+        morphological_analysis: Optional[StrictStr] = Field(None, description="Gold-standard morphological breakdown")
+        variant_class: Optional[StrictStr] = Field(None, description="Class label grouping acceptable translation variants")
+
+        @field_validator("source", "reference", "provenance", "register", "context", "variant_class")
+        @classmethod
+        def _text(cls, value: str | None) -> str | None:
+            return None if value is None else _not_blank(value)
+
+
+class Corpus(_Strict):
+    dataset: DatasetBlock
+    entries: list[Entry]
+
+
+# ---------------------------------------------------------------- validation
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: `entry` is the entry id (or `#index` when it has none), None for the
+    dataset block or the file; `field` the offending field."""
+
+    path: str
+    entry: str | None
+    field: str | None
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = "dataset" if self.entry is None else f"entry {self.entry}"
+        if self.entry is None and self.field is None:
+            where = "file"
+        fld = f" field {self.field}" if self.field else ""
+        return f"{self.path}: {where}{fld}: {self.message}"
+
+
+@dataclass
+class ValidationReport:
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+    corpus: Corpus | None = None
+    sha256: str | None = None
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and self.corpus is not None
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in loc) or None  # type: ignore[return-value]
+
+
+def _pydantic_problems(path: str, entry: str | None, exc: ValidationError, prefix: str = "") -> list[Problem]:
+    out = []
+    for err in exc.errors():
+        loc = _loc(err["loc"])
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "required field is missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (not in the schema)"
+        elif err["type"].endswith("_type"):
+            msg = f"{msg} (got {type(err.get('input')).__name__}: {str(err.get('input'))[:40]!r})"
+        msg = msg.removeprefix("Value error, ")
+        out.append(Problem(path, entry, f"{prefix}{loc}" if loc else prefix.rstrip(".") or None, msg))
+    return out
+
+
+def _entry_label(raw: Any, index: int) -> str:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), int) and not isinstance(raw.get("id"), bool):
+        return str(raw["id"])
+    return f"#{index}"
+
+
+def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
+    """Validate parsed JSON; every problem is collected, none stops the others."""
+    report = ValidationReport(path)
+    problems = report.problems
+    if not isinstance(data, dict):
+        problems.append(Problem(path, None, None, f"the top level must be a JSON object with `dataset` and `entries`, got {type(data).__name__}"))
+        return report
+    for key in sorted(set(data) - {"dataset", "entries"}):
+        problems.append(Problem(path, None, key, "unknown top-level field (only `dataset` and `entries`)"))
+
+    block: DatasetBlock | None = None
+    raw_block = data.get("dataset")
+    if raw_block is None:
+        problems.append(Problem(path, None, "dataset", "required block is missing"))
+    elif not isinstance(raw_block, dict):
+        problems.append(Problem(path, None, "dataset", "must be an object"))
+    else:
+        try:
+            block = DatasetBlock.model_validate(raw_block, strict=True)
+        except ValidationError as exc:
+            problems.extend(Problem(p.path, None, f"dataset.{p.field}" if p.field else "dataset", p.message) for p in _pydantic_problems(path, None, exc))
+        if isinstance(raw_block.get("license"), str):
+            _, warning = _spdx_problem(raw_block["license"])
+            if warning:
+                problems.append(Problem(path, None, "dataset.license", warning, "warning"))
+    tags = set(raw_block.get("provenance") or []) if isinstance(raw_block, dict) and isinstance(raw_block.get("provenance"), list) else None
+
+    entries: list[Entry] = []
+    raw_entries = data.get("entries")
+    if raw_entries is None:
+        problems.append(Problem(path, None, "entries", "required list is missing"))
+        raw_entries = []
+    elif not isinstance(raw_entries, list):
+        problems.append(Problem(path, None, "entries", "must be a list of entry objects"))
+        raw_entries = []
+    elif not raw_entries:
+        problems.append(Problem(path, None, "entries", "the corpus has no entries"))
+
+    seen: dict[int, int] = {}
+    for index, raw in enumerate(raw_entries):
+        label = _entry_label(raw, index)
+        if not isinstance(raw, dict):
+            problems.append(Problem(path, label, None, f"an entry must be an object, got {type(raw).__name__}"))
+            continue
+        try:
+            entry = Entry.model_validate(raw, strict=True)
+        except ValidationError as exc:
+            problems.extend(_pydantic_problems(path, label, exc))
+            entry = None
+        ident = raw.get("id")
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            if ident in seen:
+                problems.append(Problem(path, label, "id", f"duplicate id (also entry #{seen[ident]} in file order)"))
+            else:
+                seen[ident] = index
+        prov = raw.get("provenance")
+        if tags is not None and isinstance(prov, str) and prov.strip() and prov not in tags:
+            problems.append(Problem(path, label, "provenance", f"{prov!r} is not one of the dataset block's provenance tags ({', '.join(sorted(tags))})"))
+        if entry is not None:
+            entries.append(entry)
+
+    # variant classes: alternative references of one source
+    by_class: dict[str, list[Entry]] = {}
+    for entry in entries:
+        if entry.variant_class is not None:
+            by_class.setdefault(entry.variant_class, []).append(entry)
+    for name, members in by_class.items():
+        sources = {m.source.strip() for m in members}
+        if len(sources) > 1:
+            for m in members[1:]:
+                if m.source.strip() != members[0].source.strip():
+                    problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {members[0].id}'s"))
+
+    if block is not None and not problems_with_errors(problems):
+        report.corpus = Corpus(dataset=block, entries=entries)
+    return report
+
+
+def problems_with_errors(problems: list[Problem]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+def validate_file(path: str | Path) -> ValidationReport:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return ValidationReport(str(path), [Problem(str(path), None, None, f"cannot read: {exc.strerror or exc}")])
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        return ValidationReport(str(path), [Problem(str(path), None, None, f"not valid JSON: {exc}")])
+    report = validate_data(data, str(path))
+    report.sha256 = sha256_bytes(raw)
+    return report
+
+
+@dataclass(frozen=True)
+class LoadedCorpus:
+    path: Path
+    corpus: Corpus
+    sha256: str
+
+    @property
+    def id(self) -> str:
+        return self.corpus.dataset.id
+
+    @property
+    def version(self) -> str:
+        return self.corpus.dataset.version
+
+
+class CorpusError(ValueError):
+    def __init__(self, report: ValidationReport):
+        self.report = report
+        lines = [str(p) for p in report.errors[:10]]
+        more = len(report.errors) - 10
+        super().__init__("invalid translation corpus:\n  " + "\n  ".join(lines) + (f"\n  ... and {more} more" if more > 0 else ""))
+
+
+def load_corpus(path: str | Path) -> LoadedCorpus:
+    """A valid corpus, or CorpusError listing its problems."""
+    report = validate_file(path)
+    if not report.ok:
+        raise CorpusError(report)
+    assert report.corpus is not None and report.sha256 is not None
+    return LoadedCorpus(Path(path), report.corpus, report.sha256)
+
+
+# ---------------------------------------------------------------- summary
+
+
+def summary(corpus: Corpus) -> dict[str, Any]:
+    entries = corpus.entries
+    return {
+        "id": corpus.dataset.id,
+        "version": corpus.dataset.version,
+        "language_pair": corpus.dataset.language_pair,
+        "entries": len(entries),
+        "variant_classes": len({e.variant_class for e in entries if e.variant_class}),
+        "by_difficulty": {str(k): v for k, v in sorted(Counter(e.difficulty for e in entries).items())},
+        "by_register": dict(sorted(Counter(e.register for e in entries).items())),
+        "by_provenance": dict(sorted(Counter(e.provenance for e in entries).items())),
+        "by_context": dict(sorted(Counter(e.context for e in entries).items())),
+    }
+
+
+def summary_text(corpus: Corpus, sha256: str | None = None) -> str:
+    s = summary(corpus)
+    lines = [
+        f"{s['id']} v{s['version']} ({s['language_pair']}): {s['entries']} entries, {s['variant_classes']} variant class(es)"
+        + (f", sha256 {sha256}" if sha256 else "")
+    ]
+    for title, key in (("difficulty", "by_difficulty"), ("register", "by_register"), ("provenance", "by_provenance")):
+        lines.append(f"  by {title}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
+    return "\n".join(lines)

@@ -1,0 +1,217 @@
+"""`autobench run`: every case x variant of a benchmark over one frozen, hash-verified dataset.
+
+Never generates. The dataset file (`dataset.source: file://PATH`, relative to the benchmark
+file's folder) must verify against its own sha256 and carry the declared `version` (and
+the pinned `sha256` when given); otherwise the run is refused before any case runs.
+
+`run.python: module:function` is called as `function(case, variant)` with the `Case` and
+the variant's config mapping (sync or async). It returns either the output (passed when
+it equals `case.expected`, score 1/0) or a mapping with `output` and optional `passed`
+and `score`. An exception is recorded as an error (not passed, score 0).
+
+Results: one JSON line per (case, variant) in `<results>/<benchmark>/results.jsonl`, each
+carrying the matrix identity -- dataset sha256, variant name, variant config sha256, case
+id and case sha256. A rerun skips cells already recorded under the same identity, so an
+interrupted run resumes; a changed dataset or variant config starts new cells. The
+comparison table (pass rate, mean score, mean latency per variant) is printed and
+written atomically to `summary.json`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence, TextIO
+from urllib.parse import unquote, urlparse
+
+from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.hashing import sha256_json
+from autobench import files
+from autobench.models import Case
+
+
+class BenchmarkError(ValueError):
+    pass
+
+
+def dataset_path(spec: files.BenchmarkSpec, base: Path) -> Path:
+    parsed = urlparse(spec.dataset.source)
+    raw = unquote((parsed.netloc or "") + parsed.path)
+    path = Path(raw)
+    return path if path.is_absolute() else base / path
+
+
+def verified_dataset(spec: files.BenchmarkSpec, base: Path) -> files.DatasetBody:
+    """The dataset the spec points at, refused unless its hash, version (and pin) match."""
+    path = dataset_path(spec, base)
+    if not path.is_file():
+        raise BenchmarkError(f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` first")
+    dataset = files.load_dataset(path).dataset
+    if dataset.version != spec.dataset.version:
+        raise BenchmarkError(f"{path}: dataset version {dataset.version!r} does not match the benchmark's {spec.dataset.version!r}")
+    if spec.dataset.sha256 and spec.dataset.sha256 != dataset.sha256:
+        raise BenchmarkError(f"{path}: dataset sha256 {dataset.sha256} does not match the pinned {spec.dataset.sha256}")
+    return dataset
+
+
+def variant_sha256(config: Mapping[str, Any]) -> str:
+    return sha256_json(dict(config))
+
+
+@dataclass
+class VariantSummary:
+    variant: str
+    config_sha256: str
+    cases: int
+    passed: int
+    errors: int
+    mean_score: float | None
+    mean_latency_s: float | None
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.cases if self.cases else None
+
+
+def _read_results(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_bytes().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:  # a torn last line from an interrupted run
+            continue
+    return rows
+
+
+def _cell_key(row: Mapping[str, Any]) -> tuple[str, str, str, str, str]:
+    return (row["dataset_sha256"], row["variant"], row["variant_config_sha256"], row["case_id"], row["case_sha256"])
+
+
+def _score(case: Case, value: Any) -> tuple[Any, bool, float]:
+    if isinstance(value, Mapping) and "output" in value:
+        output = value["output"]
+        passed = bool(value["passed"]) if "passed" in value else output == case.expected
+        score = float(value["score"]) if "score" in value else (1.0 if passed else 0.0)
+        return output, passed, score
+    passed = value == case.expected
+    return value, passed, 1.0 if passed else 0.0
+
+
+async def _call(fn: Any, case: Case, config: Mapping[str, Any]) -> Any:
+    if inspect.iscoroutinefunction(fn):
+        return await fn(case, dict(config))
+    value = await asyncio.to_thread(fn, case, dict(config))
+    return await value if inspect.isawaitable(value) else value
+
+
+async def _run_cells(name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: TextIO | None) -> None:
+    done = {_cell_key(r) for r in _read_results(results)}
+    todo = []
+    for variant, config in spec.variants.items():
+        vsha = variant_sha256(config)
+        for case in dataset.cases:
+            csha = case.metadata.get("generation", {}).get("case_sha256") if isinstance(case.metadata.get("generation"), dict) else None
+            csha = csha or files.case_sha256(case)
+            key = (dataset.sha256, variant, vsha, case.id, csha)
+            if key not in done:
+                todo.append((variant, config, vsha, case, csha))
+    if progress is not None and len(todo) < len(spec.variants) * len(dataset.cases):
+        print(f"{name}: resuming, {len(spec.variants) * len(dataset.cases) - len(todo)} cells already recorded", file=progress)
+    results.parent.mkdir(parents=True, exist_ok=True)
+    lock = asyncio.Lock()
+    semaphore = asyncio.Semaphore(spec.run.concurrency)
+    with open(results, "ab") as sink:
+        async def cell(variant: str, config: Mapping[str, Any], vsha: str, case: Case, csha: str) -> None:
+            async with semaphore:
+                start = time.perf_counter()
+                error = None
+                try:
+                    output, passed, score = _score(case, await _call(fn, case, config))
+                except Exception as exc:  # noqa: BLE001 - a failing cell is a result
+                    output, passed, score, error = None, False, 0.0, f"{type(exc).__name__}: {exc}"
+                latency = time.perf_counter() - start
+            row = {
+                "benchmark": name, "dataset_id": dataset.id, "dataset_version": dataset.version, "dataset_sha256": dataset.sha256,
+                "variant": variant, "variant_config_sha256": vsha, "case_id": case.id, "case_sha256": csha,
+                "output": output, "passed": passed, "score": score, "latency_s": round(latency, 6), "error": error,
+            }
+            line = json.dumps(row, sort_keys=True, default=str).encode() + b"\n"
+            async with lock:
+                sink.write(line)
+                sink.flush()
+                os.fsync(sink.fileno())
+
+        await asyncio.gather(*(cell(*item) for item in todo))
+
+
+def summarize(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str) -> list[VariantSummary]:
+    out = []
+    rows = list(rows)
+    for variant, config in spec.variants.items():
+        vsha = variant_sha256(config)
+        mine = [r for r in rows if r["dataset_sha256"] == dataset_sha and r["variant"] == variant and r["variant_config_sha256"] == vsha]
+        n = len(mine)
+        out.append(
+            VariantSummary(
+                variant, vsha, n, sum(1 for r in mine if r["passed"]), sum(1 for r in mine if r["error"]),
+                sum(r["score"] for r in mine) / n if n else None, sum(r["latency_s"] for r in mine) / n if n else None,
+            )
+        )
+    return out
+
+
+def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[VariantSummary]) -> str:
+    head = f"benchmark {name}  dataset {dataset.id}@{dataset.version} sha256 {dataset.sha256[:12]}  ({len(dataset.cases)} cases)"
+    lines = [head, f"{'variant':<20} {'config':<12} {'cases':>5} {'pass rate':>9} {'mean score':>10} {'latency ms':>10} {'errors':>6}"]
+    for s in summaries:
+        rate = f"{s.pass_rate:.1%}" if s.pass_rate is not None else "-"
+        score = f"{s.mean_score:.3f}" if s.mean_score is not None else "-"
+        lat = f"{s.mean_latency_s * 1000:.1f}" if s.mean_latency_s is not None else "-"
+        lines.append(f"{s.variant:<20} {s.config_sha256[:12]:<12} {s.cases:>5} {rate:>9} {score:>10} {lat:>10} {s.errors:>6}")
+    return "\n".join(lines)
+
+
+def run_benchmark(
+    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None, progress: TextIO | None = None
+) -> list[VariantSummary]:
+    from autobench.cli import load_callable
+
+    dataset = verified_dataset(spec, base)  # refused before anything runs
+    fn = load_callable(spec.run.python, search=(base,))
+    results = results_dir / name / "results.jsonl"
+    asyncio.run(_run_cells(name, spec, dataset, fn, results, progress))
+    summaries = summarize(_read_results(results), spec, dataset.sha256)
+    summary = {
+        "benchmark": name, "dataset": {"id": dataset.id, "version": dataset.version, "sha256": dataset.sha256},
+        "variants": [{**s.__dict__, "pass_rate": s.pass_rate} for s in summaries],
+    }
+    atomic_write_bytes(results_dir / name / "summary.json", (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
+    if out is not None:
+        print(format_table(name, dataset, summaries), file=out)
+    return summaries
+
+
+def run_benchmark_file(
+    path: str | Path, *, only: Sequence[str] | None = None, results_dir: Path | None = None,
+    out: TextIO | None = sys.stdout, progress: TextIO | None = None,
+) -> dict[str, list[VariantSummary]]:
+    path = Path(path)
+    document = files.load_document(path, files.BenchmarkFile)
+    base = path.resolve().parent
+    names = list(only or document.benchmark)
+    unknown = [n for n in names if n not in document.benchmark]
+    if unknown:
+        raise BenchmarkError(f"{path}: no benchmark named {', '.join(unknown)} (have {', '.join(document.benchmark)})")
+    # verify every dataset first: one tampered dataset refuses the whole run
+    for name in names:
+        verified_dataset(document.benchmark[name], base)
+    results_dir = results_dir or base / ".autobench" / "results"
+    return {name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress) for name in names}

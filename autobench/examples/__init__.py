@@ -1,0 +1,1 @@
+"""Example generators and benchmark tasks used by the docs and tests."""

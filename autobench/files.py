@@ -1,0 +1,308 @@
+"""The on-disk documents: request YAML, dataset YAML, generation manifest, benchmark YAML.
+
+Their pydantic models are the source of the published JSON Schemas (schemas/0.3.0/), and
+every reader validates through them, so an error names the offending field. YAML is
+written deterministically (fixed key order, block style) with a leading
+`# yaml-language-server: $schema=...` comment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+
+from atlas_assets.core.hashing import sha256_json
+from autobench.models import Case, CaseGeneratorInput, GenerationCost, GenerationDeterminism, GenerationUsage, ReviewStatus
+
+SCHEMA_VERSION = "0.3.0"
+SCHEMA_DIR = Path("schemas") / SCHEMA_VERSION
+REQUEST_SCHEMA = "generation_request_schema.json"
+DATASET_SCHEMA = "dataset_schema.json"
+MANIFEST_SCHEMA = "generation_manifest_schema.json"
+BENCHMARK_SCHEMA = "benchmark_schema.json"
+
+
+class DocumentError(ValueError):
+    """A document that does not match its schema; the message names the field(s)."""
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- request YAML ----------------------------------------------------------------------
+
+
+class PromptSpec(_Doc):
+    content: str = Field(min_length=1, description="The prompt text given to the generator.")
+    asset_version: Optional[str] = Field(default=None, description="Tracked prompt asset version, e.g. prompt.routing@v1.")
+
+
+class RequestSpec(_Doc):
+    seed: Optional[int] = None
+    prompt: Optional[Union[PromptSpec, str]] = None
+    settings: dict[str, JsonValue] = Field(default_factory=dict)
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    seed_cases: list[Case] = Field(default_factory=list)
+
+
+class GenerationRequestBody(_Doc):
+    request: RequestSpec
+
+
+class GenerationRequestFile(_Doc):
+    """A human-authored generation request (`autobench dataset generate --request`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench generation request")
+    generation: GenerationRequestBody
+
+    def to_input(self) -> CaseGeneratorInput:
+        spec = self.generation.request
+        prompt = spec.prompt
+        text, version = (prompt, None) if isinstance(prompt, str) or prompt is None else (prompt.content, prompt.asset_version)
+        return CaseGeneratorInput(
+            seed=spec.seed,
+            prompt=text,
+            prompt_asset_version=version,
+            settings=spec.settings,
+            metadata=spec.metadata,
+            seed_cases=tuple(spec.seed_cases),
+        )
+
+
+# --- dataset YAML ----------------------------------------------------------------------
+
+
+class CaseProvenance(_Doc):
+    source: Literal["generated"] = "generated"
+    review_status: ReviewStatus
+    generator: str
+    generator_asset_version: Optional[str] = None
+    model_provider: Optional[str] = None
+    model_name: Optional[str] = None
+    case_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class DatasetGeneration(_Doc):
+    generator: str
+    request_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    generator_asset_version: Optional[str] = None
+    model_provider: Optional[str] = None
+    model_name: Optional[str] = None
+    determinism: GenerationDeterminism
+
+
+class DatasetBody(_Doc):
+    id: str = Field(min_length=1)
+    version: str = Field(min_length=1)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the canonical JSON of this mapping without `sha256`.")
+    source: Literal["generated"] = "generated"
+    generation: DatasetGeneration
+    cases: list[Case]
+
+
+class DatasetFile(_Doc):
+    """A frozen, benchmark-ready dataset (`dataset.source: file://...`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench dataset")
+    dataset: DatasetBody
+
+
+# --- generation manifest / incomplete sidecar --------------------------------------------
+
+
+class ManifestGenerator(_Doc):
+    id: str
+    asset_version: Optional[str] = None
+    model_provider: Optional[str] = None
+    model_name: Optional[str] = None
+    determinism: GenerationDeterminism
+
+
+class SeedCaseRef(_Doc):
+    id: str
+    sha256: str
+
+
+class ManifestRequest(_Doc):
+    sha256: str = Field(description="Covers seed, seed cases, prompt, prompt version, settings, metadata.")
+    seed: Optional[int] = None
+    prompt_sha256: Optional[str] = Field(default=None, description="sha256 of the prompt text (the text itself is not stored).")
+    prompt_asset_version: Optional[str] = None
+    settings: dict[str, JsonValue] = Field(default_factory=dict)
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    seed_cases: list[SeedCaseRef] = Field(default_factory=list)
+
+
+class ManifestDataset(_Doc):
+    id: str
+    version: str
+    sha256: Optional[str] = Field(default=None, description="null for an incomplete generation: nothing was published.")
+
+
+class ManifestTimestamps(_Doc):
+    started_at: str
+    finished_at: str
+
+
+class ManifestCase(_Doc):
+    id: str
+    sha256: str
+    status: ReviewStatus
+    reason: Optional[str] = None
+    reviewer: Optional[str] = None
+    published: bool
+    case: Case
+
+
+class ManifestBody(_Doc):
+    schema_version: Literal["0.3.0"] = "0.3.0"
+    status: Literal["complete", "incomplete"]
+    incomplete_reason: Optional[str] = None
+    dataset: ManifestDataset
+    generator: ManifestGenerator
+    request: ManifestRequest
+    usage: Optional[GenerationUsage] = None
+    cost: Optional[GenerationCost] = None
+    timestamps: ManifestTimestamps
+    review_counts: dict[str, int]
+    cases: list[ManifestCase]
+
+
+class GenerationManifestFile(_Doc):
+    """Provenance of one generation (`<stem>.generation.yaml`, or `<stem>.incomplete.yaml`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench generation manifest")
+    generation: ManifestBody
+
+
+# --- benchmark YAML --------------------------------------------------------------------
+
+
+class BenchmarkDataset(_Doc):
+    source: str = Field(pattern=r"^file://", description="file://PATH, relative to the benchmark file's folder.")
+    version: str = Field(min_length=1)
+    sha256: Optional[str] = Field(default=None, description="Optional pin of the dataset hash.")
+
+
+class BenchmarkRun(_Doc):
+    python: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$", description="module:function called per case x variant.")
+    concurrency: int = Field(default=4, ge=1)
+
+
+class BenchmarkSpec(_Doc):
+    dataset: BenchmarkDataset
+    run: BenchmarkRun
+    variants: dict[str, dict[str, JsonValue]] = Field(min_length=1)
+
+
+class BenchmarkFile(_Doc):
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench benchmark")
+    benchmark: dict[str, BenchmarkSpec] = Field(min_length=1)
+
+
+# --- YAML io -------------------------------------------------------------------------------
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value and value == value.rstrip(" ") and "\r" not in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump_yaml(document: Any, schema_comment: str | None = None) -> bytes:
+    body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    head = f"# yaml-language-server: $schema={schema_comment}\n" if schema_comment else ""
+    return (head + body).encode("utf-8")
+
+
+def schema_ref(document_path: Path, schema_name: str) -> str:
+    """The `$schema` reference written into a YAML file: relative to the file's folder when an
+    ancestor holds schemas/0.3.0/<name>, else the conventional `schemas/0.3.0/<name>`."""
+    folder = Path(os.path.abspath(document_path)).parent
+    for ancestor in (folder, *folder.parents):
+        if (ancestor / SCHEMA_DIR / schema_name).is_file():
+            return Path(os.path.relpath(ancestor / SCHEMA_DIR / schema_name, folder)).as_posix()
+    return (SCHEMA_DIR / schema_name).as_posix()
+
+
+def _where(error: dict[str, Any], root: str) -> str:
+    parts = [root] + [str(p) for p in error["loc"]]
+    return ".".join(parts)
+
+
+def describe(exc: ValidationError, prefix: str = "") -> str:
+    lines = []
+    for error in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in error["loc"]) or "(document)"
+        lines.append(f"  {prefix}{loc}: {error['msg']}")
+    return "\n".join(lines)
+
+
+def load_document(path: str | Path, model: type[BaseModel]) -> Any:
+    """Parse YAML and validate it against `model`; DocumentError names the field(s)."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise DocumentError(f"{path}: not valid YAML: {exc}") from None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise DocumentError(f"{path}: invalid {model.model_config.get('title', model.__name__)}:\n{describe(exc)}") from None
+
+
+def load_request(path: str | Path) -> CaseGeneratorInput:
+    document = load_document(path, GenerationRequestFile)
+    try:
+        return document.to_input()
+    except ValidationError as exc:
+        raise DocumentError(f"{path}: invalid generation request:\n{describe(exc, 'generation.request.')}") from None
+
+
+# --- hashes ----------------------------------------------------------------------------------
+
+
+def case_sha256(case: Case) -> str:
+    """The case's own content identity: canonical JSON of id, input, expected, metadata."""
+    return sha256_json(case.model_dump(mode="json"))
+
+
+def dataset_sha256(body: dict[str, Any]) -> str:
+    """The dataset identity: canonical JSON of the `dataset` mapping without its `sha256`."""
+    return sha256_json({k: v for k, v in body.items() if k != "sha256"})
+
+
+class DatasetIntegrityError(ValueError):
+    """A dataset file whose content does not match the hash in its metadata."""
+
+
+def load_dataset(path: str | Path) -> DatasetFile:
+    """Read a dataset file and verify its sha256 (DatasetIntegrityError on a mismatch)."""
+    document = load_document(path, DatasetFile)
+    body = document.dataset.model_dump(mode="json")
+    actual = dataset_sha256(body)
+    if actual != document.dataset.sha256:
+        raise DatasetIntegrityError(
+            f"{path}: dataset content hash {actual} does not match its metadata sha256 "
+            f"{document.dataset.sha256}; the file was edited after generation. Regenerate it deliberately."
+        )
+    for case in document.dataset.cases:
+        meta = case.metadata.get("generation")
+        if isinstance(meta, dict) and meta.get("case_sha256"):
+            own = {**case.model_dump(mode="json")}
+            own_meta = {k: v for k, v in own["metadata"].items() if k != "generation"}
+            original = case_sha256(Case(id=case.id, input=case.input, expected=case.expected, metadata=own_meta))
+            if original != meta["case_sha256"]:
+                raise DatasetIntegrityError(f"{path}: case {case.id!r} does not match its case_sha256")
+    return document

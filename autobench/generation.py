@@ -1,0 +1,348 @@
+"""Run a generator, normalise its batch into case records, a review projection, a dataset
+document and a manifest, and publish them.
+
+`GenerationResult` is validated on construction: the request hash, every case record, the
+review projection (rejected cases absent from the dataset and explained), the dataset
+content and its hash, and the timestamps are recomputed from the request and the batch,
+so a result that was edited by hand cannot be published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from autobench import files
+from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, ReviewStatus
+
+__all__ = [
+    "CaseGenerator",
+    "CaseRecord",
+    "GenerationResult",
+    "WrittenGeneration",
+    "generate_dataset",
+    "generate_dataset_sync",
+    "output_paths",
+    "request_sha256",
+    "write_generation_result",
+]
+
+CaseGenerator = Callable[[CaseGeneratorInput], Union[GeneratedCaseBatch, Awaitable[GeneratedCaseBatch]]]
+PROVENANCE_KEY = "generation"
+
+
+def request_sha256(request: CaseGeneratorInput) -> str:
+    """Covers the seed, the seed cases, the prompt, its version, settings and metadata."""
+    return sha256_json(request.model_dump(mode="json"))
+
+
+class CaseRecord(BaseModel):
+    """One generated case as the manifest keeps it: content hash, review, published flag."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    case: Case
+    sha256: str
+    status: ReviewStatus
+    reason: Optional[str] = None
+    reviewer: Optional[str] = None
+    published: bool
+
+
+def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
+    out = []
+    for case in batch.cases:
+        review = batch.review_of(case.id)
+        out.append(
+            CaseRecord(
+                case=case,
+                sha256=files.case_sha256(case),
+                status=review.status,
+                reason=review.reason,
+                reviewer=review.reviewer,
+                published=review.status is not ReviewStatus.REJECTED,
+            )
+        )
+    return tuple(out)
+
+
+def _dataset_body(
+    batch: GeneratedCaseBatch, records: tuple[CaseRecord, ...], generator_id: str, dataset_id: str, version: str, req_sha: str
+) -> dict[str, Any]:
+    cases = []
+    for record in records:
+        if not record.published:
+            continue
+        meta = dict(record.case.model_dump(mode="json")["metadata"])
+        if PROVENANCE_KEY in meta:
+            raise ValueError(f"case {record.case.id!r}: metadata key {PROVENANCE_KEY!r} is reserved for Autobench provenance")
+        meta[PROVENANCE_KEY] = files.CaseProvenance(
+            review_status=record.status,
+            generator=generator_id,
+            generator_asset_version=batch.generator_asset_version,
+            model_provider=batch.model_provider,
+            model_name=batch.model_name,
+            case_sha256=record.sha256,
+        ).model_dump(mode="json")
+        cases.append({"id": record.case.id, "input": record.case.input, "expected": record.case.expected, "metadata": meta})
+    body: dict[str, Any] = {
+        "id": dataset_id,
+        "version": version,
+        "sha256": "",
+        "source": "generated",
+        "generation": files.DatasetGeneration(
+            generator=generator_id,
+            request_sha256=req_sha,
+            generator_asset_version=batch.generator_asset_version,
+            model_provider=batch.model_provider,
+            model_name=batch.model_name,
+            determinism=batch.determinism,
+        ).model_dump(mode="json"),
+        "cases": cases,
+    }
+    body["sha256"] = files.dataset_sha256(body)
+    return body
+
+
+class GenerationResult(BaseModel):
+    """A normalised generation, validated before it can be published."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    generator_id: str = Field(min_length=1)
+    dataset_id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    version: str = Field(min_length=1)
+    request: CaseGeneratorInput
+    request_sha256: str
+    batch: GeneratedCaseBatch
+    records: tuple[CaseRecord, ...]
+    dataset: Optional[dict[str, JsonValue]] = Field(description="The dataset mapping; None when the batch is incomplete.")
+    dataset_sha256: Optional[str]
+    started_at: datetime
+    finished_at: datetime
+
+    @classmethod
+    def build(
+        cls,
+        request: CaseGeneratorInput,
+        batch: GeneratedCaseBatch,
+        *,
+        generator_id: str,
+        dataset_id: str,
+        version: str,
+        started_at: datetime,
+        finished_at: datetime,
+    ) -> "GenerationResult":
+        req_sha = request_sha256(request)
+        records = _records(batch)
+        body = _dataset_body(batch, records, generator_id, dataset_id, version, req_sha) if batch.complete else None
+        return cls(
+            generator_id=generator_id,
+            dataset_id=dataset_id,
+            version=version,
+            request=request,
+            request_sha256=req_sha,
+            batch=batch,
+            records=records,
+            dataset=body,
+            dataset_sha256=body["sha256"] if body else None,
+            started_at=started_at,
+            finished_at=finished_at,
+        )
+
+    @model_validator(mode="after")
+    def _verify(self) -> "GenerationResult":
+        if request_sha256(self.request) != self.request_sha256:
+            raise ValueError("request_sha256 does not match the request")
+        if self.records != _records(self.batch):
+            raise ValueError("case records do not match the batch (content hash, review or published flag)")
+        for record in self.records:
+            if record.status is ReviewStatus.REJECTED and (record.published or not (record.reason or "").strip()):
+                raise ValueError(f"rejected case {record.case.id!r} must be unpublished and explained")
+        for moment in (self.started_at, self.finished_at):
+            if moment.tzinfo is None:
+                raise ValueError("timestamps must be timezone-aware")
+        if self.finished_at < self.started_at:
+            raise ValueError("finished_at is before started_at")
+        if not self.batch.complete:
+            if self.dataset is not None or self.dataset_sha256 is not None:
+                raise ValueError("an incomplete batch publishes no dataset")
+            return self
+        expected = _dataset_body(self.batch, self.records, self.generator_id, self.dataset_id, self.version, self.request_sha256)
+        if self.dataset != expected:
+            raise ValueError("dataset content does not match the published projection of the batch")
+        if self.dataset_sha256 != files.dataset_sha256(expected) or expected["sha256"] != self.dataset_sha256:
+            raise ValueError("dataset_sha256 does not match the dataset content")
+        published = [c["id"] for c in expected["cases"]]
+        if published != [r.case.id for r in self.records if r.status is not ReviewStatus.REJECTED]:
+            raise ValueError("review projection is inconsistent")
+        return self
+
+    @property
+    def complete(self) -> bool:
+        return self.batch.complete
+
+    @property
+    def published_cases(self) -> tuple[Case, ...]:
+        return tuple(r.case for r in self.records if r.published)
+
+    def dataset_yaml(self, path: Path | None = None) -> bytes:
+        if self.dataset is None:
+            raise ValueError(f"incomplete generation ({self.batch.incomplete_reason}): there is no dataset to write")
+        ref = files.schema_ref(path, files.DATASET_SCHEMA) if path else (files.SCHEMA_DIR / files.DATASET_SCHEMA).as_posix()
+        return files.dump_yaml({"dataset": self.dataset}, ref)
+
+    def manifest(self) -> dict[str, Any]:
+        batch, request = self.batch, self.request
+        counts = {s.value: sum(1 for r in self.records if r.status is s) for s in ReviewStatus}
+        body = files.ManifestBody(
+            status="complete" if batch.complete else "incomplete",
+            incomplete_reason=batch.incomplete_reason,
+            dataset=files.ManifestDataset(id=self.dataset_id, version=self.version, sha256=self.dataset_sha256),
+            generator=files.ManifestGenerator(
+                id=self.generator_id,
+                asset_version=batch.generator_asset_version,
+                model_provider=batch.model_provider,
+                model_name=batch.model_name,
+                determinism=batch.determinism,
+            ),
+            request=files.ManifestRequest(
+                sha256=self.request_sha256,
+                seed=request.seed,
+                prompt_sha256=sha256_bytes(request.prompt.encode("utf-8")) if request.prompt is not None else None,
+                prompt_asset_version=request.prompt_asset_version,
+                settings=request.settings,
+                metadata=request.metadata,
+                seed_cases=[files.SeedCaseRef(id=c.id, sha256=files.case_sha256(c)) for c in request.seed_cases],
+            ),
+            usage=batch.usage,
+            cost=batch.cost,
+            timestamps=files.ManifestTimestamps(started_at=_iso(self.started_at), finished_at=_iso(self.finished_at)),
+            review_counts=counts,
+            cases=[
+                files.ManifestCase(
+                    id=r.case.id, sha256=r.sha256, status=r.status, reason=r.reason, reviewer=r.reviewer, published=r.published, case=r.case
+                )
+                for r in self.records
+            ],
+        )
+        return {"generation": body.model_dump(mode="json")}
+
+    def manifest_yaml(self, path: Path | None = None) -> bytes:
+        ref = files.schema_ref(path, files.MANIFEST_SCHEMA) if path else (files.SCHEMA_DIR / files.MANIFEST_SCHEMA).as_posix()
+        return files.dump_yaml(self.manifest(), ref)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _check_batch(batch: Any, generator_id: str) -> GeneratedCaseBatch:
+    if not isinstance(batch, GeneratedCaseBatch):
+        raise TypeError(f"generator {generator_id} returned {type(batch).__name__}, expected GeneratedCaseBatch")
+    return batch
+
+
+async def generate_dataset(
+    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str
+) -> GenerationResult:
+    """Run a sync or async generator once and return the validated result. A sync generator
+    runs in a worker thread so it does not block the event loop. Exceptions propagate:
+    an exception is a failed generation, never a partial result."""
+    started = _now()
+    if inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None)):
+        batch = await generator(request)
+    else:
+        batch = await asyncio.to_thread(generator, request)
+        if inspect.isawaitable(batch):
+            batch = await batch
+    finished = _now()
+    return GenerationResult.build(
+        request, _check_batch(batch, generator_id), generator_id=generator_id, dataset_id=dataset_id, version=version,
+        started_at=started, finished_at=finished,
+    )
+
+
+def generate_dataset_sync(
+    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str
+) -> GenerationResult:
+    """`generate_dataset` for synchronous code (raises inside a running event loop: use await)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError("generate_dataset_sync called inside a running event loop; use `await generate_dataset(...)`")
+    if inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None)):
+        return asyncio.run(generate_dataset(generator, request, generator_id=generator_id, dataset_id=dataset_id, version=version))
+    started = _now()
+    batch = generator(request)
+    if inspect.isawaitable(batch):
+        batch = asyncio.run(_await(batch))
+    finished = _now()
+    return GenerationResult.build(
+        request, _check_batch(batch, generator_id), generator_id=generator_id, dataset_id=dataset_id, version=version,
+        started_at=started, finished_at=finished,
+    )
+
+
+async def _await(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+@dataclass(frozen=True)
+class OutputPaths:
+    dataset: Path
+    manifest: Path
+    incomplete: Path
+
+
+def output_paths(path: str | Path) -> OutputPaths:
+    """datasets/x.yaml -> x.yaml, x.generation.yaml, x.incomplete.yaml (same folder)."""
+    path = Path(path)
+    suffix = path.suffix or ".yaml"
+    stem = path.stem if path.suffix else path.name
+    return OutputPaths(path, path.with_name(f"{stem}.generation{suffix}"), path.with_name(f"{stem}.incomplete{suffix}"))
+
+
+@dataclass(frozen=True)
+class WrittenGeneration:
+    complete: bool
+    dataset: Optional[Path]
+    manifest: Optional[Path]
+    incomplete: Optional[Path]
+
+
+def write_generation_result(result: GenerationResult, path: str | Path, *, force: bool = False) -> WrittenGeneration:
+    """Publish a result next to `path`.
+
+    Complete: writes the dataset YAML at `path` and `<stem>.generation.yaml`; refuses
+    (FileExistsError, nothing written) when either exists, unless `force`, which replaces
+    both. Incomplete: writes only `<stem>.incomplete.yaml` (always replaced: it is an
+    inspection sidecar) and never touches the dataset or its manifest, even with `force`.
+    Every file is written atomically.
+    """
+    paths = output_paths(path)
+    if not result.complete:
+        atomic_write_bytes(paths.incomplete, result.manifest_yaml(paths.incomplete))
+        return WrittenGeneration(False, None, None, paths.incomplete)
+    existing = [p for p in (paths.dataset, paths.manifest) if p.exists()]
+    if existing and not force:
+        raise FileExistsError(
+            "refusing to replace existing output(s): " + ", ".join(map(str, existing)) + " (use --force / force=True to replace both)"
+        )
+    dataset_bytes = result.dataset_yaml(paths.dataset)
+    manifest_bytes = result.manifest_yaml(paths.manifest)
+    atomic_write_bytes(paths.dataset, dataset_bytes)
+    atomic_write_bytes(paths.manifest, manifest_bytes)
+    return WrittenGeneration(True, paths.dataset, paths.manifest, None)
