@@ -1,33 +1,34 @@
 """Spliced-token detection for eval-longgen-integrity-v1 (the ``splice`` scorer).
 
-Standard library only, so a dataset generator can import it by path to verify that its
-reference outputs are clean.
+Standard library only, so a dataset generator or a bench can import it by path.
 
 A *splice* is a token welded together from two fragments, the visible symptom of a
-serving defect that corrupts roughly one token in several thousand. On a JavaScript
-module (strings, template text, comments and regex literals are skipped) this module
-reports:
+serving defect that corrupts roughly one token in several thousand: the token stream
+jumps to another position (a KV-cache block or a batch neighbour mixed in), or a token is
+repeated or lost at a streaming chunk boundary. On a JavaScript module (strings, template
+text, comments and regular-expression literals are skipped) this module reports
+identifiers and numbers that such damage produced.
 
-* ``identifier`` -- an identifier T that is *unexplained* (not in the row's
-  ``meta.context_identifiers``, not a JavaScript keyword/global/common member name, not
-  declared by the output itself, and occurring only once in it) and that *decomposes*
-  as T = A + B where A (>= 3 chars) is a proper prefix of a known identifier and B
-  (>= 3 chars) a proper suffix of a known identifier. "Known" here means the context
-  identifiers, the output's own declared or repeated identifiers, and the built-in names.
-* ``number`` -- a numeric literal running straight into identifier characters
-  (``1500ms``, ``0x1Fzz``, ``3.5e2px``): never valid JavaScript, the shape of a number
-  welded to a word.
+How a token is judged depends on its *role*, read from the module's structure (brace
+context: class body, object literal, block; parameter lists; import clauses):
+declarations (bindings, parameters, imports, functions, classes, methods, class fields,
+labels), property names (after ``.``), object keys, and free references. A name is
+*resolved* when it is a context identifier (``meta.context_identifiers``: what the
+project in the prompt defines), declared by the output, or a JavaScript keyword, global
+or common member name (`JS_BUILTINS`). "Known" names are the resolved ones plus property
+and key names the output uses twice or more; fragments are compared against them. The
+rules are listed on `find_splices`.
 
-Declared by the output: names after ``function``, ``class``, ``const``, ``let``,
-``var``, in import clauses (including ``as`` aliases) and destructuring patterns,
-parameters of functions, methods and arrow functions, object keys and labels
-(``name:``), and method definitions. An identifier used twice or more is treated as
-intentional.
-
-Wrong-but-intact code is clean by design (the other evals measure correctness). The
-residual false-positive risk is a once-used, undeclared name the model invented (for
-instance a method on an external object) that happens to split into a known prefix and
-a known suffix; the >= 3-character fragments and the built-in list keep it small.
+Measured, not assumed: bench/splice_bench.py writes intact modules against generated
+projects and the same modules with splices at approximate sub-word token boundaries
+(atlas_assets/corpus/splice_corpus.py), and reports detection per kind and the false-
+positive rate; tests/corpus/test_g2_suites.py runs a smaller corpus. Known blind spots
+(see the bench): a splice that turns a number into another valid number (``40`` ->
+``400``), and a splice on the only occurrence of a declared name (an exported function's
+name changed where it is defined and nowhere else). Wrong-but-intact code is clean by
+design (the other evals measure correctness); the rules that flag unresolvable free
+references and imports of names the project does not export will also flag a model that
+uses a helper it never defined -- code that would throw a ReferenceError anyway.
 """
 
 from __future__ import annotations
@@ -40,10 +41,13 @@ from typing import Iterable, NamedTuple, Sequence
 __all__ = ["JS_BUILTINS", "Splice", "find_splices", "inject_splice", "js_tokens"]
 
 MIN_FRAGMENT = 3  # shortest fragment of a two-sided weld
-MIN_TRUNCATED = 4  # shortest truncated name (rule 2)
-ONE_SIDED = 5  # shortest known fragment of a one-sided weld (rule 4)
-NUMBER_FRAGMENT = 2  # shortest digit fragment of a welded integer (rule 8)
-DANGLING_SHARED = 4  # prefix/suffix a dangling reference shares with its spliced declaration (rule 5)
+MIN_TRUNCATED = 4  # shortest truncated name
+ONE_SIDED = 4  # shortest known fragment of a one-sided weld (foreign donor)
+NUMBER_FRAGMENT = 2  # shortest digit fragment of a welded integer
+LONG_SEGMENT = 10  # a camelCase word this long is checked for two known words run together
+PROPERTY_HEAD = 5  # shortest known head of a welded property name
+GLUED_WORD = 5  # shortest lower-case known name glued onto another fragment
+DANGLING_SHARED = 4  # characters a dangling reference shares with its spliced declaration
 
 JS_KEYWORDS = frozenset(
     """
@@ -139,8 +143,12 @@ class Splice:
 
     def describe(self) -> str:
         if self.kind == "number":
-            return f"line {self.line}: number welded to a word: {self.token!r}"
+            if self.fragments:
+                return f"line {self.line}: spliced number {self.token!r} = {self.fragments[0]!r} + {self.fragments[1]!r}"
+            return f"line {self.line}: malformed or welded number {self.token!r}"
         a, b = self.fragments or ("", "")
+        if not b:
+            return f"line {self.line}: truncated or unresolvable identifier {self.token!r}"
         return f"line {self.line}: spliced identifier {self.token!r} = {a!r} + {b!r}"
 
 
@@ -252,6 +260,8 @@ def _pairs(tokens: Sequence[Token]) -> dict[int, int]:
 
 
 _CONTROL = frozenset({"if", "for", "while", "switch", "catch", "with"})
+_SHORT_KEYWORDS = ("new", "let", "var", "for", "try", "this", "case", "else", "void", "with", "null", "true")
+_LONG_KEYWORDS = tuple(sorted((k for k in JS_KEYWORDS if len(k) >= 5 and k.islower() and k not in ("undefined", "arguments", "package", "private", "protected", "public", "implements", "interface")), key=len, reverse=True))
 _OBJECT_AFTER = frozenset({"=", "(", ",", ":", "[", "return", "?", "??", "||", "&&", "...", "yield", "await", "default", "=>"})
 
 
@@ -368,8 +378,11 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
         if tok.kind != "ident" or k in role:
             continue
         text = tok.text
-        if pt in (".", "?."):
+        spread = pt == "." and k >= 3 and tokens[k - 2].text == "." and tokens[k - 3].text == "."
+        if pt in (".", "?.") and not spread:
             role[k] = "property"
+        elif pt == "#" and k >= 2 and tokens[k - 2].text in (".", "?."):
+            role[k] = "private"  # this.#name: must be declared in the class body
         elif pt in ("function", "class", "const", "let", "var", "#") or (pt == "as" and text not in ("from",)) or (pt == "*" and k >= 2 and tokens[k - 2].text == "function"):
             role[k] = "decl"
             if brace is not None and pt in ("const", "let", "var", "function"):
@@ -381,7 +394,7 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
             role[k] = "decl"  # class field or method
         elif inside == "object" and nt == ":" and pt in ("{", ","):
             role[k] = "key"
-        elif nt == ":" and inside in ("block", "top") and pt in ("{", "}", ";", "") and text not in JS_KEYWORDS:
+        elif nt == ":" and inside in ("block", "top") and text not in JS_KEYWORDS and k + 2 < n and tokens[k + 2].text in ("for", "while", "do", "switch"):
             role[k] = "decl"  # a statement label
         elif pt in ("break", "continue"):
             role[k] = "label"
@@ -420,6 +433,9 @@ class _Affixes:
         self.suf: dict[str, int] = {}
         self.proper_pre: dict[str, int] = {}
         self.proper_suf: dict[str, int] = {}
+        self.word_pre: dict[str, int] = {}  # prefixes that end where a word of the name ends
+        self.words: set[str] = set()  # camelCase words of the names, lower-cased
+        self.caps: set[str] = set()  # words of CONSTANT_NAMES, lower-cased
         for name in self.whole:
             for cut in range(MIN_FRAGMENT, len(name) + 1):
                 self.pre[name[:cut]] = self.pre.get(name[:cut], 0) + 1
@@ -427,12 +443,22 @@ class _Affixes:
             for cut in range(MIN_TRUNCATED, len(name)):
                 self.proper_pre[name[:cut]] = self.proper_pre.get(name[:cut], 0) + 1
                 self.proper_suf[name[-cut:]] = self.proper_suf.get(name[-cut:], 0) + 1
+            for cut in range(MIN_TRUNCATED, len(name) + 1):
+                if cut == len(name) or name[cut].isupper() or name[cut] == "_":
+                    self.word_pre[name[:cut]] = self.word_pre.get(name[:cut], 0) + 1
+            if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+                self.caps.update(w.lower() for w in name.split("_") if len(w) >= MIN_FRAGMENT)
+            else:
+                self.words.update(w.lower() for w in re.findall(r"[A-Z]?[a-z]+", name) if len(w) >= MIN_FRAGMENT)
 
     def _has(self, table: dict[str, int], fragment: str, token: str, prefix: bool, proper: bool = False) -> bool:
         count = table.get(fragment, 0)
         if token in self.whole and (token.startswith(fragment) if prefix else token.endswith(fragment)) and (not proper or len(token) > len(fragment)):
             count -= 1
         return count > 0
+
+    def word_prefix(self, fragment: str, token: str) -> bool:
+        return self._has(self.word_pre, fragment, token, True)
 
     def prefix(self, fragment: str, token: str) -> bool:
         return self._has(self.pre, fragment, token, True)
@@ -443,12 +469,14 @@ class _Affixes:
     def whole_name(self, fragment: str, token: str) -> bool:
         return fragment in self.whole and fragment != token
 
-    def split(self, token: str, fragment: int = MIN_FRAGMENT, whole: int = 2) -> tuple[str, str] | None:
-        """Rule 1: T = A + B, A a prefix (or the whole) of a known name and B a suffix (or
+    def split(self, token: str, fragment: int = MIN_FRAGMENT, whole: int = 2, camel: bool = True) -> tuple[str, str] | None:
+        """T = A + B, A a prefix (or the whole) of a known name and B a suffix (or
         the whole) of one, each >= `fragment` characters; or two whole names of >= `whole`
-        characters (``idid``)."""
+        characters (``idid``). With camel=False a lower-to-Upper junction never counts."""
         for cut in range(1, len(token)):
             a, b = token[:cut], token[cut:]
+            if not camel and a[-1].islower() and b[0].isupper():
+                continue  # lower-to-Upper is how camelCase joins words (sinceDate)
             if len(a) >= whole and len(b) >= whole and self.whole_name(a, token) and self.whole_name(b, token):
                 return a, b
             if len(a) >= fragment and len(b) >= fragment and self.prefix(a, token) and self.suffix(b, token):
@@ -456,21 +484,28 @@ class _Affixes:
         return None
 
     def truncated(self, token: str) -> bool:
-        """Rule 2: T is a proper prefix or suffix of a known name (a lost token)."""
+        """T is a proper prefix or suffix of a known name (a lost token)."""
         return len(token) >= MIN_TRUNCATED and (
             self._has(self.proper_pre, token, token, True, True) or self._has(self.proper_suf, token, token, False, True)
         )
 
+    def short_truncated(self, token: str) -> bool:
+        """A proper prefix or suffix of a known name, at any length (for unresolved refs)."""
+        return any(name != token and len(name) > len(token) and (name.startswith(token) or name.endswith(token)) for name in self.whole)
+
     def digits(self, token: str, whole: int = MIN_FRAGMENT) -> tuple[str, str] | None:
-        """Rule 3: a known name (or a prefix of one) followed by digits; a whole name may
+        """A known name (or a prefix of one) followed by digits; a whole name may
         be as short as `whole` characters."""
         m = re.fullmatch(r"(.*?[A-Za-z_$])(\d+)", token)
         if m and ((len(m.group(1)) >= MIN_FRAGMENT and self.prefix(m.group(1), token)) or (len(m.group(1)) >= whole and self.whole_name(m.group(1), token))):
-            return m.group(1), m.group(2)
+            stem = m.group(1)
+            if any(n != token and n.startswith(stem) and n[len(stem) :].isdigit() for n in self.whole):
+                return None  # step1, step2, ...: a numbering scheme, not a weld
+            return stem, m.group(2)
         return None
 
     def one_sided(self, token: str) -> tuple[str, str] | None:
-        """Rule 4: one side is a known name (>= MIN_FRAGMENT chars) or a fragment of one
+        """One side is a known name (>= MIN_FRAGMENT chars) or a fragment of one
         (>= ONE_SIDED chars); the other side is anything."""
         for cut in range(MIN_FRAGMENT, len(token)):
             a, b = token[:cut], token[cut:]
@@ -483,13 +518,165 @@ class _Affixes:
         return None
 
 
+def _style_break(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A lower-case name running into an ALL-CAPS constant fragment that a known name ends
+    with (``storeVERSION``, ``push_EVENTS``, ``sumByADDED``): camelCase and SNAKE_CASE do
+    not mix inside one legitimate identifier (acronyms such as toJSON are shorter)."""
+    m = re.fullmatch(r"(.*[a-z0-9])(_?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)", token)
+    if not m:
+        return None
+    tail = m.group(2)
+    letters = tail.replace("_", "")
+    if len(letters) < (3 if tail.startswith("_") else 5) and "_" not in tail.strip("_"):
+        if not (len(letters) == 4 and letters.lower() in affixes.caps and affixes.suffix(tail, token)):
+            return None
+    if affixes.suffix(tail, token) or affixes.suffix(tail.lstrip("_"), token) or re.search(r"[A-Z0-9]_[A-Z0-9]", tail):
+        return m.group(1), tail
+    return None
+
+
+def _glued_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A camelCase name with a known lower-case name glued on without its capital
+    (``lastTestedsize``, ``minutesLateHistogramnew``): camelCase capitalises every word
+    after the first, so a known name of >= 3 letters starting in lower case, right after a
+    multi-word prefix that ends where a word of a known name ends, is where two fragments
+    met. (The word-end condition keeps ``loadRepairs`` = ``loadRe`` + ``pairs`` out.)"""
+    for cut in range(len(token) - MIN_FRAGMENT, 2, -1):
+        a, b = token[:cut], token[cut:]
+        if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", a) and affixes.whole_name(b, token) and affixes.word_prefix(a, token):
+            return a, b
+    for cut in range(MIN_FRAGMENT, len(token) - MIN_FRAGMENT + 1):
+        a, b = token[:cut], token[cut:]
+        # a whole known camelCase name glued on in lower case (isTempCHighdistanceKm)
+        if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", b) and affixes.whole_name(b, token):
+            return a, b
+    return None
+
+
+def _glued_lower(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """Two lower-case fragments: the head of a known name up to the end of one of its
+    words (>= MIN_TRUNCATED letters) and a whole known name of >= GLUED_WORD letters
+    (``declaredvalue``, ``includeconst``). Shorter tails are left alone: username,
+    filename and timeout are ordinary names."""
+    for cut in range(MIN_TRUNCATED, len(token) - GLUED_WORD + 1):
+        a, b = token[:cut], token[cut:]
+        if a[-1].islower() and b[0].islower() and affixes.whole_name(b, token) and affixes.word_prefix(a, token):
+            return a, b
+    return None
+
+
+def _glued_keyword(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A fragment of a known name with a JavaScript keyword of >= 5 letters glued on
+    (``snapreturn``, ``MAXconst``): no legitimate name ends in a lower-case keyword."""
+    for kw in _LONG_KEYWORDS:
+        if token.endswith(kw) and len(token) - len(kw) >= MIN_FRAGMENT:
+            a = token[: -len(kw)]
+            if affixes.prefix(a, token):
+                return a, kw
+    for kw in _SHORT_KEYWORDS:  # new, let, for, ...: only after a whole word of a known name
+        a = token[: -len(kw)]
+        if token.endswith(kw) and len(a) >= MIN_TRUNCATED and a[-1].islower() and affixes.word_prefix(a, token):
+            return a, kw
+    return None
+
+
+def _underscores(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A CONSTANT_NAME with a doubled or trailing underscore that is a known name with the
+    separator repeated or cut (``FLAG__MASK``, ``MAX_``)."""
+    if "__" in token.strip("_"):
+        single = re.sub(r"_{2,}", "_", token)
+        if single != token and (affixes.whole_name(single, token) or re.fullmatch(r"[A-Z0-9_]+", token)):
+            return single, "_"  # CONSTANT__NAME: a separator token repeated
+    if re.fullmatch(r"[A-Z][A-Z0-9]{4,}", token):
+        for cut in range(2, len(token) - 1):
+            if affixes.whole_name(token[:cut] + "_" + token[cut:], token):
+                return token[:cut], token[cut:]  # CONSTANTNAME: the separator token lost
+    if token.endswith("_") and not token.startswith("_") and len(token) > 2 and affixes.short_truncated(token):
+        return token, ""
+    return None
+
+
+def _repeated_word(token: str) -> tuple[str, str] | None:
+    """A capitalised word repeated back to back (``updatedAtAt``, ``planNightOfOfChecks``)."""
+    m = re.search(r"([A-Z][a-z0-9]+)\1(?![a-z])", token)
+    if m and m.start() > 0:
+        return token[: m.start() + len(m.group(1))], token[m.start() + len(m.group(1)) :]
+    return None
+
+
+def _long_segment(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """One camelCase word of >= LONG_SEGMENT letters that is two known words run together
+    (``snapshotmembers``, ``kegBatchescallSign``): the words are the camelCase parts of
+    the known names, compared case-insensitively; a keyword tail may be 3 letters."""
+    for m in re.finditer(r"[A-Z]?[a-z]+", token):
+        seg = m.group()
+        if len(seg) < LONG_SEGMENT:
+            continue
+        low = seg.lower()
+        for cut in range(MIN_TRUNCATED, len(low) - MIN_FRAGMENT + 1):
+            u, v = low[:cut], low[cut:]
+            if u in affixes.words and (v in affixes.words and len(v) >= MIN_TRUNCATED or v in _SHORT_KEYWORDS or v in _LONG_KEYWORDS):
+                return token[: m.start() + cut], token[m.start() + cut :]
+    return None
+
+
+def _caps_words(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """ALL-CAPS words run together or mixed with a lower-case name: ``FLAGVERSION`` (two
+    known constant words with no separator), ``FLAG_length`` (a constant's head and a
+    known lower-case name)."""
+    if re.fullmatch(r"[A-Z]{6,}", token):
+        for cut in range(MIN_FRAGMENT, len(token) - MIN_FRAGMENT + 1):
+            if token[:cut].lower() in affixes.caps and token[cut:].lower() in affixes.caps:
+                return token[:cut], token[cut:]
+    m = re.fullmatch(r"([A-Z][A-Z0-9]*_)([a-z][A-Za-z0-9]*)", token)
+    if m and affixes.whole_name(m.group(2), token):
+        return m.group(1), m.group(2)
+    return None
+
+
+def _property_weld(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A property read T = A + B where A is a >= PROPERTY_HEAD-character prefix of a known
+    name and B a >= MIN_FRAGMENT-character suffix of one, joined where camelCase would not
+    join two words (``pilotcompareTelescopes``, ``weightpresentNumber``, ``FLAG_MASKitems``);
+    an ordinary lower-to-Upper junction (``sinceDate``) is never enough."""
+    for cut in range(PROPERTY_HEAD, len(token) - MIN_FRAGMENT + 1):
+        a, b = token[:cut], token[cut:]
+        if affixes.prefix(a, token) and affixes.suffix(b, token):
+            if a[-1].islower() and b[0].isupper():
+                continue  # an ordinary camelCase junction (sinceDate): no evidence of a weld
+            if a[-1].islower() and b[0].islower() and not affixes.word_prefix(a, token):
+                continue  # the cut falls inside one lower-case word: no evidence of a weld
+            return a, b
+    return None
+
+
+def _builtin_call(token: str) -> tuple[str, str] | None:
+    """A called, undeclared, once-used method whose name is a built-in method name with
+    junk appended (``lines.push_EVENTS(...)``, ``text.replacefromObject(...)``): the junk
+    starts in lower case or is ALL CAPS, unlike a camelCase extension (findByTitle)."""
+    for cut in range(len(token) - 1, MIN_FRAGMENT - 1, -1):
+        a, b = token[:cut], token[cut:]
+        if a in JS_BUILTINS and a not in JS_KEYWORDS and (b[0].islower() or b[0] in "_$" or b[0].isdigit() or (len(b) > 1 and b.isupper())):
+            return a, b
+    return None
+
+
+def _truncated_import(token: str, context: set[str]) -> tuple[str, str] | None:
+    """An imported name the project does not export but that is a proper prefix or suffix
+    of one that it does (``import { By } from './query.js'`` for uniqueBy)."""
+    for name in sorted(context):
+        if len(name) > len(token) >= 2 and (name.startswith(token) or name.endswith(token)):
+            return token, name
+    return None
+
+
 def _compound(token: str) -> bool:
     """Has a word boundary inside: a hump, an underscore or a digit after a letter."""
     return bool(re.search(r"[a-z0-9][A-Z]|_|[A-Za-z]\d|[A-Z]{2}[a-z]", token))
 
 
 def _repeated(token: str) -> tuple[str, str] | None:
-    """Rule 0: a chunk of >= MIN_FRAGMENT characters repeated back to back -- a token
+    """A chunk of >= MIN_FRAGMENT characters repeated back to back -- a token
     duplicated at a chunk boundary (``daysBetweenBetween``, ``summariseariseCargos``)."""
     n = len(token)
     for size in range(MIN_FRAGMENT, n // 2 + 1):
@@ -499,24 +686,39 @@ def _repeated(token: str) -> tuple[str, str] | None:
     return None
 
 
-def _number_fragments(numbers: Iterable[str]) -> tuple[set[str], set[str]]:
-    prefixes: set[str] = set()
-    suffixes: set[str] = set()
-    for number in numbers:
-        for cut in range(NUMBER_FRAGMENT, len(number) + 1):
-            prefixes.add(number[:cut])
-            suffixes.add(number[-cut:])
-    return prefixes, suffixes
-
-
 _PLAIN_INT = re.compile(r"[1-9]\d*")
 _ROUND = re.compile(r"[1-9]\d?0+|[1-9]\d?5?0*")
 _LEGACY_OCTAL = re.compile(r"0\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
 _BAD_SEPARATOR = re.compile(r".*(?:__|_$|_\.|\._|[eE]_|_[eE]|^0_|[xXoObB]_)")
 
 
+def _welded_integer(text: str, counts: dict[str, int]) -> tuple[str, str] | None:
+    """A plain integer of >= 2 * NUMBER_FRAGMENT digits that splits into a prefix
+    and a suffix (>= NUMBER_FRAGMENT digits each) of the output's other integers. (Shorter
+    integers, or looser fragments, flag ordinary constants: measured, not worth it.)"""
+    if len(text) < 2 * NUMBER_FRAGMENT:
+        return None
+    others = [t for t in counts if t != text and re.fullmatch(r"\d+", t)]
+    for cut in range(NUMBER_FRAGMENT, len(text) - NUMBER_FRAGMENT + 1):
+        a, b = text[:cut], text[cut:]
+        if any(o.startswith(a) for o in others) and any(o.endswith(b) for o in others):
+            return a, b
+    return None
+
+
 def _number_problem(text: str) -> str | None:
-    """Why a numeric literal cannot be intact JavaScript (module code is strict mode)."""
+    """Why a numeric literal cannot be intact JavaScript (module code is strict mode), or
+    cannot be one a programmer writes."""
+    if re.fullmatch(r"\d+\.", text):
+        return "a decimal point with no decimals"
+    if re.fullmatch(r"[\d_.]+(?:[eE][+-]?\d+)?", text) and "_" not in text:
+        try:
+            if float(text) == float("inf"):
+                return "overflows to Infinity"
+        except ValueError:
+            return "not a number"
+    if re.fullmatch(r"\d*\.\d*[1-9]\d*0", text):
+        return "a trailing zero after the decimals"
     if _LEGACY_OCTAL.fullmatch(text):
         return "leading zero (not allowed in strict mode)"
     if "_" in text and _BAD_SEPARATOR.match(text):
@@ -529,32 +731,46 @@ def _number_problem(text: str) -> str | None:
 def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     """Every spliced token of a JavaScript module; empty when the generation is intact.
 
-    A name is *resolved* when it is a context identifier, declared by the output
-    (binding, parameter, import, function, class, method, class field) or a JavaScript
-    keyword/global/common member. Properties and object keys used twice or more are taken
-    as real fields. Every other identifier occurrence is judged by its role:
+    Any unexplained identifier (not a context name or built-in; for declarations: never
+    used; for properties and keys: used once and not declared) is flagged when it shows a
+    weld's shape:
 
-    * a property, key or free reference used once, and an unused local declaration
-      (a parameter or local binding that nothing reads) -- rules 1-3:
-        1. T = A + B, A a prefix (or whole) and B a suffix (or whole) of known names,
-           >= MIN_FRAGMENT characters each, or two whole names (``formatCurrInvoiceDate``,
-           ``itemitem``, ``returnindex``);
-        2. T a proper prefix or suffix (>= MIN_TRUNCATED chars) of a known name -- a lost
-           token (``BerthExpo``, ``ructor``);
-        3. T = a known name (or prefix of one) followed by digits (``medianBy476``);
-    * a free reference that resolves to nothing (a ReferenceError in a module) -- also
-        4. one side a known name or a >= ONE_SIDED-character fragment of one, the other
-           side anything (a weld with a foreign fragment: ``linesExhibit``);
-        5. and, used repeatedly, it is the name an unused declaration was spliced from
-           (they share a >= MIN_FRAGMENT-character prefix or suffix: ``const linesX = ...``
-           followed by ``lines.push(...)``).
-    numbers -- a numeric literal that
-        6. runs into identifier characters (``1500ms``) or follows an identifier, number
-           or closing bracket with no space (``item.47``, ``0.85.25``);
-        7. is not valid strict-mode JavaScript (``0730``, ``1__000``);
-        8. is a plain integer of >= 4 digits, used once, not round, that splits into a
-           prefix and a suffix (>= NUMBER_FRAGMENT digits each) of the output's other
-           numbers (``1500250`` beside ``1500`` and ``250``).
+    * two case styles meeting -- camelCase running into an ALL_CAPS fragment of a known
+      constant (``storeVERSION``, ``push_EVENTS``), a known lower-case name glued on
+      without its capital (``lastTestedsize``, ``isTempCHighdistanceKm``,
+      ``declaredvalue``), a keyword glued on (``snapreturn``, ``notesnew``), constant
+      words run together or separators doubled or lost (``FLAGVERSION``, ``FLAG__MASK``,
+      ``VEHICLEADDED``), a camelCase word of >= LONG_SEGMENT letters that is two known
+      words (``snapshotmembers``);
+    * a repeated chunk or word (``daysBetweenBetween``, ``updatedAtAt``).
+
+    Further, by role:
+
+    * free references that resolve to nothing (a ReferenceError in a module):
+      T = A + B with A a prefix (or whole) and B a suffix (or whole) of known names
+      (``formatCurrInvoiceDate``, ``itemitem``, ``returnindex``); a proper prefix or suffix
+      of a known name (``BerthExpo``); a known name plus digits (``medianBy476``); a known
+      name or a >= ONE_SIDED-character fragment of one on either side (a foreign fragment:
+      ``linesExhibit``); the name an unused declaration was spliced from (they share
+      DANGLING_SHARED characters: ``const linesX = []`` then ``lines.push(...)``);
+    * unused local bindings and parameters: the same rules; imports of names the project
+      does not export: welds and truncations of the ones it does; any unused declaration:
+      a digit tail (``isLoaves8``);
+    * properties and keys (the output's own field names, so only strong evidence: compound
+      names such as ``totalCount`` are legitimately built from known words): two whole
+      known names (``fieldid``), a digit tail, a truncated compound name or a cut-down
+      version of a property read elsewhere (``item.cost`` beside ``item.costCents``), a
+      >= PROPERTY_HEAD-character head and a tail of known names meeting across a word
+      boundary, a capitalised member that is the tail of a built-in (``Object.Entries``),
+      a built-in method with junk appended when called (``lines.push_EVENTS(...)``);
+    * a private name (``this.#x``) or a ``break``/``continue`` label that is not declared
+      (both are early SyntaxErrors in real code).
+
+    Numbers: a literal running into identifier characters (``1500ms``) or following an
+    identifier, number or closing bracket with no space (``item.47``, ``0.85.25``); one
+    that is not valid strict-mode JavaScript or not one a programmer writes (``0730``,
+    ``1__000``, ``5e310``, ``0.``, ``2.10``); a once-used, non-round integer of >= 4 digits
+    that splits into a prefix and a suffix of the output's other integers (``1500250``).
     """
     tokens = js_tokens(code)
     roles = _analyse(tokens)
@@ -570,9 +786,11 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     resolved = context | declared | JS_BUILTINS
     fields = {tokens[k].text for k, r in roles.role.items() if r in ("property", "key") and counts[tokens[k].text] >= 2}
     affixes = _Affixes(resolved | fields)
-    unused_decls = {tokens[k].text for k, r in roles.role.items() if r == "decl" and counts[tokens[k].text] == 1} - context - JS_BUILTINS
+    unused_decls = {tokens[k].text for k, r in roles.role.items() if r == "decl" and counts[tokens[k].text] == 1} - JS_BUILTINS
     imports = roles.imports
-    number_affixes: tuple[set[str], set[str]] | None = None
+    privates = {tokens[k].text for k, r in roles.role.items() if r == "decl" and k and tokens[k - 1].text == "#"}
+    props = {tokens[k].text for k, r in roles.role.items() if r == "property"}
+    labels = {tokens[k].text for k, r in roles.role.items() if r == "decl" and k + 1 < len(tokens) and tokens[k + 1].text == ":"}
     found: list[Splice] = []
     for k, tok in enumerate(tokens):
         prev = tokens[k - 1] if k else None
@@ -587,15 +805,10 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
                 found.append(Splice("number", tok.text, tok.line))
                 continue
             text = tok.text
-            if number_counts[text] == 1 and len(text) >= 2 * NUMBER_FRAGMENT and _PLAIN_INT.fullmatch(text) and not _ROUND.fullmatch(text):
-                if number_affixes is None:
-                    number_affixes = _number_fragments(t for t in number_counts if re.fullmatch(r"\d+", t))
-                prefixes, suffixes = number_affixes
-                for cut in range(NUMBER_FRAGMENT, len(text) - NUMBER_FRAGMENT + 1):
-                    a, b = text[:cut], text[cut:]
-                    if a in prefixes and b in suffixes and _has_other(number_counts, a, b, text):
-                        found.append(Splice("number", text, tok.line, (a, b)))
-                        break
+            if number_counts[text] == 1 and _PLAIN_INT.fullmatch(text) and not _ROUND.fullmatch(text):
+                parts = _welded_integer(text, number_counts)
+                if parts:
+                    found.append(Splice("number", text, tok.line, parts))
             continue
         if tok.kind != "ident":
             continue
@@ -603,32 +816,62 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
         role = roles.role.get(k, "ref")
         if text in context or text in JS_BUILTINS:
             continue
-        parts: tuple[str, str] | None = None
-        if role == "decl":
+        parts: tuple[str, str] | None = (
+            _style_break(text, affixes) or _glued_word(text, affixes) or _glued_lower(text, affixes)
+            or _glued_keyword(text, affixes) or _underscores(text, affixes) or _repeated_word(text)
+            or _long_segment(text, affixes) or _caps_words(text, affixes)
+        )
+        if parts is not None:
+            pass
+        elif role == "private":
+            if text in privates:
+                continue
+            parts = (text, "") # an undeclared private name is an early SyntaxError
+        elif role == "decl":
             if counts[text] > 1:
                 continue
             # an unused declaration: repeated chunks and digit tails anywhere; a local
-            # binding or an import the project does not export is judged like a reference
-            parts = _repeated(text) or affixes.digits(text)
-            if parts is None and (k in roles.local or (k in imports and context)):
-                parts = affixes.split(text, whole=1 if k in roles.local else 2) or (((text, "") if affixes.truncated(text) else None))
-                if parts is None and k in roles.local:
-                    parts = affixes.one_sided(text)
+            # binding, or an import of a name the project does not export, is judged
+            # like a reference
+            parts = _repeated(text) or affixes.digits(text, whole=2 if k in roles.local else MIN_FRAGMENT)
+            if parts is None and k in roles.local:
+                parts = affixes.split(text, whole=1) or (((text, "") if affixes.truncated(text) else None)) or affixes.one_sided(text)
+            elif parts is None and k in imports and context:
+                parts = affixes.split(text) or affixes.one_sided(text) or _truncated_import(text, context)
         elif role in ("property", "key"):
             if text in declared or counts[text] > 1:
                 continue
             # the output's own field names: only strong evidence (compound names such as
             # totalCount are legitimately built from known words)
-            parts = _repeated(text) or affixes.split(text, fragment=len(text), whole=2) or affixes.digits(text, whole=2)
+            parts = _repeated(text) or affixes.split(text, fragment=len(text), whole=2, camel=False) or affixes.digits(text, whole=2)
+            if parts is None and role == "property":
+                parts = _property_weld(text, affixes)
+            if parts is None and role == "property" and text[0].isupper() and affixes.truncated(text) and not (k >= 2 and tokens[k - 2].text == "new"):
+                parts = (text, "")  # Object.Entries, Number.Finite: a cut built-in member
             if parts is None and role == "property" and _compound(text) and affixes.truncated(text):
                 parts = (text, "")
+            if parts is None and role == "property" and len(text) >= MIN_FRAGMENT:
+                # a cut-down version of a property the output reads elsewhere (item.cost
+                # beside item.costCents)
+                longer = sorted(p for p in props if p != text and len(p) > len(text) and (p.startswith(text) or p.endswith(text)))
+                if longer:
+                    parts = (text, longer[0])
+            nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+            if parts is None and role == "property" and nxt is not None and nxt.text == "(":
+                parts = _builtin_call(text)
+        elif role == "label":
+            if text in labels:
+                continue
+            parts = (text, "")  # break/continue to an undeclared label is a SyntaxError
         else:
             if text in declared:
                 continue
             # a free reference that resolves to nothing
             parts = _repeated(text) or affixes.split(text, whole=1) or affixes.digits(text, whole=1)
-            if parts is None and affixes.truncated(text):
+            if parts is None and (affixes.truncated(text) or (len(text) >= 2 and affixes.short_truncated(text))):
                 parts = (text, "")
+            if parts is None and re.fullmatch(r"_+\d+", text):
+                parts = ("_", text.lstrip("_"))  # the digits of a number cut after its separator
             if parts is None:
                 parts = affixes.one_sided(text) or _dangling(text, unused_decls)
         if parts is not None:
@@ -637,16 +880,11 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
 
 
 def _dangling(name: str, unused: set[str]) -> tuple[str, str] | None:
-    """Rule 5: an unresolved, repeated reference and the unused declaration spliced from it."""
+    """An unresolved reference and the unused declaration spliced from it (sharing a prefix or suffix)."""
     for other in sorted(unused):
         if other != name and (other[:DANGLING_SHARED] == name[:DANGLING_SHARED] or other[-DANGLING_SHARED:] == name[-DANGLING_SHARED:]):
             return name, other
     return None
-
-
-def _has_other(counts: dict[str, int], a: str, b: str, text: str) -> bool:
-    """a is a prefix and b a suffix of numbers other than `text` itself."""
-    return any(n != text and n.startswith(a) for n in counts) and any(n != text and n.endswith(b) for n in counts)
 
 
 def inject_splice(code: str, context_identifiers: Sequence[str], rng: random.Random) -> str:

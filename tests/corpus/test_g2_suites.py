@@ -1,0 +1,395 @@
+"""Part 2 of the corpus (format, tools, code, multilingual, vision, long-generation
+integrity) and the measured splice scorer.
+
+* every suite regenerates byte-identically;
+* tools: the expected call is a valid call of an offered schema, look-alikes are offered;
+* code: the real sandbox runs a sample of references (pass) and broken versions (fail);
+* multilingual: >= 8 languages and several scripts, scorers mixed;
+* vision: shapes, colours, pips, bar heights and filled cells re-detected from pixels;
+* longgen: projects within 20-25k characters, references in range and importing six
+  exports that the project has;
+* splice: a smaller corpus than bench/splice_bench.py, with the thresholds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+import sys
+import unicodedata
+from collections import Counter
+
+import pytest
+
+from atlas_assets.corpus import registry, splice_corpus, validate
+from atlas_assets.corpus.sandbox import run_python
+from atlas_assets.corpus.splice import find_splices
+from tests.corpus.conftest import ROOT, read_rows
+
+G2 = ["eval-format-v1", "eval-tools-v1", "eval-code-v1", "eval-multilingual-v1", "eval-vision-v1", "eval-longgen-integrity-v1"]
+
+
+def rows_of(dataset_id: str) -> list[dict]:
+    return read_rows(ROOT / dataset_id)
+
+
+def card_of(dataset_id: str) -> dict:
+    return json.loads((ROOT / dataset_id / "dataset.json").read_text(encoding="utf-8"))
+
+
+def test_g2_generators_reproduce_their_bytes(tmp_path):
+    report = validate.validate_corpus(ROOT, regenerate=True, only=G2, workdir=tmp_path)
+    assert report.errors == [], "\n".join(map(str, report.errors))
+    for dataset_id in G2:
+        spec = next(s for s in registry.discover(ROOT) if s.id == dataset_id)
+        assert registry.diff_folders(spec, tmp_path / dataset_id).identical, dataset_id
+
+
+@pytest.mark.parametrize("dataset_id", G2)
+def test_row_counts_difficulties_and_card(dataset_id):
+    rows = rows_of(dataset_id)
+    expected = 36 if dataset_id == "eval-longgen-integrity-v1" else None
+    assert (len(rows) == expected) if expected else 200 <= len(rows) <= 500
+    assert {r["difficulty"] for r in rows} == {"easy", "medium", "hard"}
+    assert len({r["category"] for r in rows}) >= 3 or dataset_id == "eval-longgen-integrity-v1"
+    assert all(isinstance(r.get("meta"), dict) and r["meta"] for r in rows)
+    generator = ROOT / card_of(dataset_id)["provenance"]["generator"]
+    assert generator.read_text(encoding="utf-8").startswith("# /// script\n")
+
+
+# --- tools ---------------------------------------------------------------------------------
+
+
+def _valid_call(schema: dict, arguments: dict) -> bool:
+    params = schema["function"]["parameters"]
+    props = params["properties"]
+    if not set(arguments) <= set(props):
+        return False
+    types = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list}
+    for key, value in arguments.items():
+        spec = props[key]
+        if not isinstance(value, types[spec["type"]]) or (spec["type"] in ("integer", "number") and isinstance(value, bool)):
+            return False
+        if "enum" in spec and value not in spec["enum"]:
+            return False
+    return True
+
+
+def test_tools_expected_calls_fit_the_offered_schemas():
+    rows = rows_of("eval-tools-v1")
+    assert sum(r["answer"]["tool_call"] is None for r in rows) >= 40
+    assert sum(r["meta"].get("arguments_match") == "exact" for r in rows) >= 30
+    for row in rows:
+        tools = {t["function"]["name"]: t for t in row["meta"]["tools"]}
+        assert len(tools) == len(row["meta"]["tools"]) >= 3, row["id"]
+        call = row["answer"]["tool_call"]
+        if call is None:
+            continue
+        assert call["name"] in tools, row["id"]
+        schema = tools[call["name"]]
+        assert _valid_call(schema, call["arguments"]), row["id"]
+        required = set(schema["function"]["parameters"]["required"]) - set(row["meta"].get("not_compared", []))
+        assert required <= set(call["arguments"]), row["id"]
+        if row["meta"].get("arguments_match") == "exact":
+            assert set(call["arguments"]) == set(schema["function"]["parameters"]["properties"]), row["id"]
+    with_lookalikes = [r for r in rows if r["answer"]["tool_call"] and r["meta"]["lookalikes"]]
+    assert len(with_lookalikes) >= 200
+
+
+# --- code ----------------------------------------------------------------------------------
+
+
+def test_code_references_pass_and_broken_versions_fail_in_the_sandbox():
+    rows = rows_of("eval-code-v1")
+    by_family: dict[str, dict] = {}
+    for row in rows:
+        by_family.setdefault(row["meta"]["family"], row)
+    sample = [by_family[f] for f in sorted(by_family)][::3]  # 11 families, one variant each
+    assert len(by_family) == 31
+    for row in sample:
+        good = run_python(row["answer"], row["tests"])
+        bad = run_python(row["meta"]["broken"], row["tests"])
+        assert good.passed, (row["id"], good.stderr[-300:], good.error)
+        assert not bad.passed, (row["id"], "the broken version passes")
+
+
+def test_code_prompts_name_the_entry_point_and_hide_most_tests():
+    for row in rows_of("eval-code-v1"):
+        assert row["meta"]["entry_point"] in row["prompt"]
+        assert row["answer"] != row["meta"]["broken"]
+        asserts = row["tests"].count("assert ")
+        assert asserts >= 5 or "got.append" in row["tests"], row["id"]
+
+
+# --- multilingual --------------------------------------------------------------------------
+
+SCRIPT_NAMES = ("CYRILLIC", "CJK", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "DEVANAGARI")
+
+
+def test_multilingual_languages_scripts_and_scorers():
+    rows = rows_of("eval-multilingual-v1")
+    langs = Counter(r["meta"]["lang"] for r in rows)
+    assert len(langs) >= 8 and min(langs.values()) >= 20
+    scripts = set()
+    for row in rows:
+        for ch in row["prompt"]:
+            name = unicodedata.name(ch, "")
+            scripts.update(s for s in SCRIPT_NAMES if name.startswith(s))
+    assert {"CYRILLIC", "CJK", "HANGUL", "ARABIC", "DEVANAGARI"} <= scripts
+    assert {r["scorer"] for r in rows} == {"contains", "mc", "numeric"}
+    for lang in langs:
+        assert {r["category"] for r in rows if r["meta"]["lang"] == lang} == {"arithmetic", "weekday", "compare", "scoreboard"}
+
+
+# --- vision --------------------------------------------------------------------------------
+
+Image = pytest.importorskip("PIL.Image")
+_gen_vision = None
+
+
+def _vision_module():
+    global _gen_vision
+    if _gen_vision is None:
+        spec = importlib.util.spec_from_file_location("_g2_vision", ROOT / "_gen" / "gen_eval_vision_v1.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, str(ROOT / "_gen"))
+        spec.loader.exec_module(module)
+        _gen_vision = module
+    return _gen_vision
+
+
+def _pixels(row: dict) -> tuple[list[list[int]], int, int]:
+    image = Image.open(ROOT / "eval-vision-v1" / row["image"])
+    assert image.format == "PNG" and image.mode == "P"
+    width, height = image.size
+    data = image.tobytes()  # one palette index per pixel
+    return [data[y * width : (y + 1) * width] for y in range(height)], width, height
+
+
+def _components(grid: list[list[int]], width: int, height: int, keep) -> list[dict]:
+    """4-connected components of the pixels whose palette index satisfies `keep`."""
+    seen = [[False] * width for _ in range(height)]
+    found = []
+    for y in range(height):
+        for x in range(width):
+            if seen[y][x] or not keep(grid[y][x]):
+                continue
+            colour = grid[y][x]
+            stack, pixels = [(x, y)], []
+            seen[y][x] = True
+            while stack:
+                cx, cy = stack.pop()
+                pixels.append((cx, cy))
+                for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    if 0 <= nx < width and 0 <= ny < height and not seen[ny][nx] and grid[ny][nx] == colour:
+                        seen[ny][nx] = True
+                        stack.append((nx, ny))
+            xs, ys = [p[0] for p in pixels], [p[1] for p in pixels]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            area = (box[2] - box[0] + 1) * (box[3] - box[1] + 1)
+            found.append({"colour": colour, "pixels": len(pixels), "box": box, "fill": len(pixels) / area})
+    return found
+
+
+def _kind_from_fill(fill: float) -> str:
+    if fill > 0.93:
+        return "square"
+    if fill > 0.70:
+        return "circle"
+    return "triangle"
+
+
+def test_vision_shapes_and_colours_are_re_detected_from_pixels():
+    V = _vision_module()
+    rows = [r for r in rows_of("eval-vision-v1") if r["category"] in ("shape_count", "shape_kind", "position")]
+    assert len(rows) >= 100
+    names = {i: name for i, (name, _) in enumerate(V.PALETTE)}
+    for row in rows:
+        grid, width, height = _pixels(row)
+        shapes = row["meta"]["ground_truth"]
+        found = _components(grid, width, height, lambda c: names[c] in V.SHAPE_COLOURS)
+        found = [f for f in found if f["pixels"] >= 20]
+        assert len(found) == len(shapes), (row["id"], len(found), len(shapes))
+        assert Counter(names[f["colour"]] for f in found) == Counter(s["colour"] for s in shapes), row["id"]
+        for shape in shapes:
+            if shape["kind"] in ("circle", "square", "triangle"):
+                cx, cy = shape["centre"]
+                match = min(found, key=lambda f: abs((f["box"][0] + f["box"][2]) / 2 - cx) + abs((f["box"][1] + f["box"][3]) / 2 - cy))
+                assert names[match["colour"]] == shape["colour"], row["id"]
+                assert _kind_from_fill(match["fill"]) == shape["kind"], (row["id"], shape, match["fill"])
+
+
+def test_vision_dice_pips_bars_and_grids_match_the_ground_truth():
+    V = _vision_module()
+    black, white = V.INDEX["black"], V.INDEX["white"]
+    for row in rows_of("eval-vision-v1"):
+        truth = row["meta"]["ground_truth"]
+        if row["category"] == "dice":
+            grid, width, height = _pixels(row)
+            pips = 0
+            for die in truth:
+                x0, y0, x1, y1 = die["box"]
+                inner = [r[x0 + 3 : x1 - 2] for r in grid[y0 + 3 : y1 - 2]]
+                pips += len(_components(inner, len(inner[0]), len(inner), lambda c: c == black))
+            assert pips == sum(d["face"] for d in truth) == row["answer"], row["id"]
+        elif row["category"] == "bar_chart":
+            grid, width, height = _pixels(row)
+            plot = truth["plot"]
+            for bar in truth["bars"]:
+                x = (bar["box"][0] + bar["box"][2]) // 2
+                top = next(y for y in range(height) if grid[y][x] not in (white, V.INDEX["lightgrey"]))
+                value = (plot["bottom"] - top) / plot["pixels_per_unit"]
+                assert abs(value - bar["value"]) < 1.0, (row["id"], bar, value)
+        elif row["category"] == "grid":
+            grid, width, height = _pixels(row)
+            n, cell, origin = truth["size"], truth["cell_pixels"], truth["origin"]
+            colour = V.INDEX[truth["colour"]]
+            seen = [[int(grid[origin + r * cell + cell // 2][origin + c * cell + cell // 2] == colour) for c in range(n)] for r in range(n)]
+            assert seen == truth["filled"], row["id"]
+
+
+def test_vision_images_are_small_pngs():
+    folder = ROOT / "eval-vision-v1" / "images"
+    sizes = [p.stat().st_size for p in folder.glob("*.png")]
+    assert len(sizes) == len(rows_of("eval-vision-v1")) and max(sizes) < 4096
+
+
+# --- long-generation integrity -----------------------------------------------------------
+
+
+def test_longgen_projects_tasks_and_references():
+    rows = rows_of("eval-longgen-integrity-v1")
+    tokens = {"easy": 1200, "medium": 1800, "hard": 2400}
+    assert Counter(r["difficulty"] for r in rows) == {"easy": 12, "medium": 12, "hard": 12}
+    for row in rows:
+        meta = row["meta"]
+        assert row["answer"] == "clean" and row["scorer"] == "splice"
+        assert meta["target_output_tokens"] == tokens[row["difficulty"]]
+        assert 20_000 <= meta["project_chars"] <= 25_000
+        assert meta["module_path"] in row["prompt"] and f"{meta['min_lines']} to {meta['max_lines']} lines" in row["prompt"]
+        example = meta["example_pass"]
+        assert meta["min_lines"] <= example.count("\n") <= meta["max_lines"]
+        imported = [n.strip() for group in re.findall(r"^import \{ (.*?) \} from", example, re.M) for n in group.split(",")]
+        assert len(imported) >= 6 and set(imported) <= set(meta["context_identifiers"]), row["id"]
+        assert find_splices(example, meta["context_identifiers"]) == [], row["id"]
+    assert len({r["meta"]["context_identifiers"][0] for r in rows}) > 1
+    assert len({r["prompt"][:2000] for r in rows}) == 36
+
+
+# --- splice measurement ------------------------------------------------------------------
+
+HAND_WRITTEN = [
+    """import { readFile } from 'node:fs/promises';
+import { formatInvoice, loadCustomers } from './invoices.js';
+
+const DEFAULT_TIMEOUT = 30_000;
+const cache = new Map();
+
+export async function buildSummary(path, { timeoutMs = DEFAULT_TIMEOUT, verbose = false } = {}) {
+  const started = Date.now();
+  const raw = await readFile(path, 'utf8');
+  const customers = loadCustomers(JSON.parse(raw));
+  const totals = customers.map((customer) => ({
+    id: customer.id,
+    label: formatInvoice(customer.lastInvoice),
+    overdue: customer.balance > 0,
+    daysLate: Math.max(0, Math.floor((started - customer.dueAt) / 86_400_000)),
+  }));
+  if (verbose) {
+    console.debug(`summary of ${totals.length} customers in ${Date.now() - started} ms`);
+  }
+  cache.set(path, totals);
+  return { totals, generatedAt: new Date(started).toISOString(), timeoutMs };
+}
+
+export class SummaryView {
+  #rows = [];
+  constructor(rows = []) {
+    this.#rows = rows;
+  }
+  get count() {
+    return this.#rows.length;
+  }
+  topOverdue(limit = 5) {
+    return this.#rows.filter((row) => row.overdue).sort((a, b) => b.daysLate - a.daysLate).slice(0, limit);
+  }
+}
+""",
+    """import { parseOrder, ORDER_STATES } from './orders.js'
+
+const retryDelays = [250, 500, 1000]
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+export async function submitAll(orders, send) {
+  const results = []
+  outer: for (const raw of orders) {
+    const order = parseOrder(raw)
+    for (const [attempt, delay] of retryDelays.entries()) {
+      try {
+        const response = await send(order)
+        if (response.status === 409) continue outer
+        results.push({ id: order.id, state: ORDER_STATES.accepted, attempts: attempt + 1 })
+        continue outer
+      } catch (error) {
+        await sleep(delay)
+      }
+    }
+    results.push({ id: order.id, state: ORDER_STATES.failed })
+  }
+  return results
+}
+
+export function* chunks(list, size = 25) {
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size)
+}
+""",
+]
+
+
+def test_hand_written_modules_are_clean():
+    context = ["formatInvoice", "loadCustomers", "lastInvoice", "balance", "dueAt", "parseOrder", "ORDER_STATES", "accepted", "failed"]
+    for code in HAND_WRITTEN:
+        assert find_splices(code, context) == []
+
+
+@pytest.fixture(scope="module")
+def splice_measurement():
+    spec = importlib.util.spec_from_file_location("_g2_splice_bench", ROOT.parent / "bench" / "splice_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    mixed, kinds = bench.build(projects=10, mix=3, seed=47_000)  # a different hold-out than the bench's
+    return splice_corpus.measure(mixed), splice_corpus.measure(kinds)
+
+
+def test_splice_false_positives_at_most_one_percent(splice_measurement):
+    mix, _ = splice_measurement
+    assert mix.intact == 30
+    assert mix.false_positive_rate <= 0.01, mix.fp_examples
+
+
+def test_splice_detection_floor(splice_measurement):
+    """The measured level (bench: 93-94 % on 540 mix splices); a regression guard."""
+    mix, kinds = splice_measurement
+    assert mix.spliced >= 85
+    assert mix.detection_rate >= 0.88, mix.misses
+    assert kinds.by_kind["dup"][0] / kinds.by_kind["dup"][1] >= 0.85
+    assert kinds.by_kind["ident_join"][0] / kinds.by_kind["ident_join"][1] >= 0.8
+
+
+def test_splice_corpus_cases_change_one_code_token():
+    rng = random.Random(3)
+    code = HAND_WRITTEN[0]
+    words = [w.text for w in splice_corpus.code_words(code)]
+    assert "readFile" in words and "'utf8'" not in words and "30_000" in words
+    cases, _ = splice_corpus.make_cases(code, ["formatInvoice"], words, ["harvestWeight", "1250"], rng, ["mix"] * 6 + list(splice_corpus.KINDS))
+    assert len(cases) == 10
+    for case in cases:
+        assert case.text != code and case.spliced != case.original
+        assert case.text.replace(case.spliced, case.original, 1) == code or case.subkind == "separator"
+    assert "".join(splice_corpus.subword_pieces("formatCurrencyTotals")) == "formatCurrencyTotals"
+    assert splice_corpus.subword_pieces("86_400_000") == ["86", "_", "400", "_", "000"]
