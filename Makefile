@@ -7,12 +7,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARTIFACTS ?= $(CURDIR)/artifacts
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
-export DAGSTER_MODULE_NAME := atlas_assets
 
 .PHONY: leaderboard test dev bench lock clean
 
 leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults
-	$(BIN)/dagster asset materialize --select leaderboard -m atlas_assets
+	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard
 	@echo "leaderboard.json written to $${ATLAS_ARTIFACTS:-$(ARTIFACTS)}/leaderboard.json"
 
 test: $(VENV)/.installed ## the whole test suite

@@ -15,13 +15,31 @@ def test_workspace_yaml_loads_the_definitions(tmp_path):
     result = subprocess.run(
         [str(dagster), "definitions", "validate", "-w", "workspace.yaml"],
         cwd=REPO,
-        env={**os.environ, "DAGSTER_HOME": str(tmp_path)},
+        env={**_without_module_name(), "DAGSTER_HOME": str(tmp_path)},
         capture_output=True,
         text=True,
         timeout=180,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Validation successful for code location atlas_assets" in result.stdout + result.stderr
+
+
+def test_module_name_from_the_environment_loads_the_definitions(tmp_path):
+    # What `make leaderboard` relies on: DAGSTER_MODULE_NAME instead of -m or -w.
+    dagster = Path(sys.executable).with_name("dagster")
+    result = subprocess.run(
+        [str(dagster), "definitions", "validate"],
+        cwd=tmp_path,
+        env={**_without_module_name(), "DAGSTER_HOME": str(tmp_path), "DAGSTER_MODULE_NAME": "atlas_assets"},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _without_module_name() -> dict[str, str]:
+    return {key: value for key, value in os.environ.items() if key != "DAGSTER_MODULE_NAME"}
 
 
 def test_module_exposes_one_definitions_with_the_documented_keys():
