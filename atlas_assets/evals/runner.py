@@ -152,7 +152,7 @@ def engine_endpoint(engine: Engine, datasets_root: str | Path) -> Iterator[str]:
         yield handle.base_url
 
 
-def _pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
+def pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
     if engine.model:
         return engine.model
     ids = [m.get("id") for m in models.get("data") or [] if isinstance(m, Mapping) and m.get("id")]
@@ -165,7 +165,7 @@ def _pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
     )
 
 
-def _event_loop_runner() -> asyncio.Runner:
+def event_loop_runner() -> asyncio.Runner:
     import uvloop  # installed with uvicorn (dagster-webserver and the simulator)
 
     return asyncio.Runner(loop_factory=uvloop.new_event_loop)
@@ -240,6 +240,18 @@ async def _execute(
     return done
 
 
+def engine_client(engine: Engine, base_url: str, concurrency: int) -> EngineClient:
+    """The HTTP client for an engine definition: its key, timeouts and retry policy."""
+    return EngineClient(
+        base_url,
+        api_key=engine.api_key(),
+        concurrency=concurrency,
+        timeout_s=engine.timeout_s,
+        connect_timeout_s=engine.connect_timeout_s,
+        retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
+    )
+
+
 def engine_info(engine: Engine, base_url: str) -> dict[str, Any]:
     return {
         "name": engine.name,
@@ -310,19 +322,12 @@ def run_eval(
     progress = progress or Progress()
     stop = stop or threading.Event()
     with engine_endpoint(engine, datasets_root) as base_url:
-        client = EngineClient(
-            base_url,
-            api_key=engine.api_key(),
-            concurrency=in_flight,
-            timeout_s=engine.timeout_s,
-            connect_timeout_s=engine.connect_timeout_s,
-            retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
-        )
+        client = engine_client(engine, base_url, in_flight)
 
         async def session() -> tuple[dict[str, Any], str, list[Planned], dict[str, dict[str, Any]], int, int]:
             async with client:
                 models_answer = await client.models()
-                model = _pick_model(engine, models_answer)
+                model = pick_model(engine, models_answer)
                 planned = plan_requests(rows, spec, workload, model, engine.identity(), dataset_sha)
                 checkpoint = run_dir / CHECKPOINT
                 expected = {p.id: p.fingerprint for p in planned}
@@ -339,7 +344,7 @@ def run_eval(
                 )
                 return models_answer, model, planned, {**valid, **fresh}, stale, len(fresh)
 
-        with _event_loop_runner() as runner:
+        with event_loop_runner() as runner:
             models_answer, model, planned, records, stale, sent = runner.run(session())
     extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale}
     body = _results_body(workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra)

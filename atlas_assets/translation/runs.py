@@ -34,10 +34,9 @@ import orjson
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
-from atlas_assets.evals.client import EngineClient, RetryPolicy
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
-from atlas_assets.evals.runner import _event_loop_runner, _pick_model
+from atlas_assets.evals.runner import engine_client, engine_info, event_loop_runner, pick_model
 from atlas_assets.translation import prompt
 from atlas_assets.translation.schema import LoadedCorpus, load_corpus
 from atlas_assets.translation.scoring import PRIMARY, Segment, breakdowns, corpus_scores, segments, sentence_chrfpp
@@ -207,21 +206,13 @@ def run_translation(
     progress = progress or Progress()
     stop = stop or threading.Event()
     checkpoint = run_dir / CHECKPOINT
-    from atlas_assets.evals.runner import engine_info
 
     with _endpoint(engine, loaded.path) as base_url:
-        client = EngineClient(
-            base_url,
-            api_key=engine.api_key(),
-            concurrency=in_flight,
-            timeout_s=engine.timeout_s,
-            connect_timeout_s=engine.connect_timeout_s,
-            retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
-        )
+        client = engine_client(engine, base_url, in_flight)
 
         async def session() -> tuple[str, dict[str, dict[str, Any]], int, int]:
             async with client:
-                model = _pick_model(engine, await client.models())
+                model = pick_model(engine, await client.models())
                 planned = []
                 for seg in segs:
                     body = request_body(seg, loaded, model, params)
@@ -264,7 +255,7 @@ def run_translation(
                             loop.remove_signal_handler(sig)
                 return model, {**valid, **fresh}, stale, len(fresh)
 
-        with _event_loop_runner() as runner:
+        with event_loop_runner() as runner:
             model, records, stale, sent = runner.run(session())
         info = engine_info(engine, base_url)
     selected = {str(s.id) for s in segs}
