@@ -1,6 +1,7 @@
 """Measure the `splice` scorer (eval-longgen-integrity-v1) on intact and spliced modules.
 
-    python bench/splice_bench.py [--projects 60] [--mix 3] [--json] [--out FILE]
+    python bench/splice_bench.py [--projects 60] [--mix 3] [--seed N] [--json] [--out FILE]
+                                 [--real-code DIR]
 
 The corpus (atlas_assets/corpus/splice_corpus.py has the details):
 
@@ -16,6 +17,13 @@ The corpus (atlas_assets/corpus/splice_corpus.py has the details):
   - ``kinds``: one splice per module of each kind the issue names -- two identifier
     fragments joined, a number's digits joined with another number's, a token duplicated,
     a token dropped -- to show each kind's rate on its own.
+
+With --real-code DIR it also reads every non-minified .js/.mjs file under DIR (for example
+an npm installation's node_modules), groups them by package (nearest package.json), gives
+each file its package's declared identifiers as the context, and reports the share of
+files with any finding. Real packages call third-party APIs their context does not list,
+so this over-counts against what a module written for a prompt's project sees; it is a
+sanity check on real code, not a target.
 
 Detection = share of spliced outputs on which `find_splices` reports a finding that the
 intact output does not have; false positives = share of intact outputs with any finding.
@@ -77,6 +85,43 @@ def build(projects: int, mix: int, seed: int = PROJECT_SEED) -> tuple[SC.Corpus,
     return mixed, kinds
 
 
+def real_code(root: Path) -> dict:
+    """Findings on real JavaScript packages under `root` (see the module docstring)."""
+    from atlas_assets.corpus.splice import find_splices
+
+    J = load_jsproject()
+    packages: dict[Path, list[Path]] = {}
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".js", ".mjs") or not path.is_file():
+            continue
+        home = next((d for d in path.parents if (d / "package.json").exists() or d == root), root)
+        packages.setdefault(home, []).append(path)
+    files = flagged = structural = 0
+    examples: list[str] = []
+    for home, paths in packages.items():
+        codes = {}
+        for path in paths:
+            code = path.read_text(encoding="utf-8", errors="replace")
+            if len(code) <= 200_000 and max((len(line) for line in code.splitlines()), default=0) <= 300:
+                codes[path] = code
+        context = sorted({name for code in codes.values() for name in J.declared_identifiers(code)})
+        for path, code in codes.items():
+            files += 1
+            found = find_splices(code, context)
+            flagged += bool(found)
+            structural += any(s.reason for s in found)
+            if found and len(examples) < 20:
+                examples.append(f"{path.relative_to(root)}: {found[0].describe()}")
+    return {
+        "root": str(root),
+        "files": files,
+        "files_with_findings": flagged,
+        "share": round(flagged / files, 4) if files else None,
+        "files_with_structural_findings": structural,
+        "examples": examples,
+    }
+
+
 def report(mixed: SC.Corpus, kinds: SC.Corpus) -> dict:
     m = SC.measure(mixed, keep_misses=30)
     k = SC.measure(kinds, keep_misses=30)
@@ -120,12 +165,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=PROJECT_SEED)
     parser.add_argument("--json", action="store_true", help="print the full JSON report")
     parser.add_argument("--out", type=Path, help="also write the JSON report here")
+    parser.add_argument("--real-code", type=Path, metavar="DIR", help="also report findings on the real .js/.mjs packages under DIR")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     mixed, kinds = build(args.projects, args.mix, args.seed)
     built = time.perf_counter()
     result = report(mixed, kinds)
     result["seconds"] = {"build": round(built - started, 2), "measure": round(time.perf_counter() - built, 2)}
+    if args.real_code:
+        if not args.real_code.is_dir():
+            parser.error(f"--real-code: {args.real_code} is not a directory")
+        result["real_code"] = real_code(args.real_code)
     result["command"] = "python bench/splice_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
@@ -142,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         for key, row in kinds_["by_kind"].items():
             print(f"  {key:<12} {row['detected']:>5}/{row['total']:<5} {100 * row['rate']:6.2f} %")
         print(f"seconds: {result['seconds']}")
+        if "real_code" in result:
+            real = result["real_code"]
+            print(f"real code under {real['root']}: {real['files_with_findings']}/{real['files']} files with a finding ({real['files_with_structural_findings']} structural)")
     targets = result["targets"]
     ok = targets["detection_met"] and targets["false_positives_met"]
     print(("targets met" if ok else "TARGET MISSED") + f": detection >= {100 * TARGET_DETECTION:.0f} % (mix), false positives <= {100 * TARGET_FALSE_POSITIVES:.0f} %")

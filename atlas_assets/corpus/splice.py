@@ -24,8 +24,11 @@ projects and the same modules with splices at approximate sub-word token boundar
 (atlas_assets/corpus/splice_corpus.py), and reports detection per kind and the false-
 positive rate; tests/corpus/test_g2_suites.py runs a smaller corpus. Known blind spots
 (see the bench): a splice that turns a number into another valid number (``40`` ->
-``400``), and a splice on the only occurrence of a declared name (an exported function's
-name changed where it is defined and nowhere else). Wrong-but-intact code is clean by
+``400``, ``2`` -> ``22``), a splice on the only occurrence of a declared name (an exported
+function's name changed where it is defined and nowhere else), and object keys the output
+invents (``{ valueArtist: ... }``). The rules assume the output uses the project and
+JavaScript's built-ins: property reads of third-party APIs the context does not list can
+look like welds (bench/splice_bench.py --real-code measures that on real packages). Wrong-but-intact code is clean by
 design (the other evals measure correctness); the rules that flag unresolvable free
 references and imports of names the project does not export will also flag a model that
 uses a helper it never defined -- code that would throw a ReferenceError anyway.
@@ -33,6 +36,7 @@ uses a helper it never defined -- code that would throw a ReferenceError anyway.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -47,6 +51,8 @@ NUMBER_FRAGMENT = 2  # shortest digit fragment of a welded integer
 LONG_SEGMENT = 10  # a camelCase word this long is checked for two known words run together
 PROPERTY_HEAD = 5  # shortest known head of a welded property name
 GLUED_WORD = 5  # shortest lower-case known name glued onto another fragment
+FIELD_HEAD = 4  # shortest known head of a lower-case property weld (customer + records)
+FIELD_TAIL = 4  # shortest lower-case tail of one
 DANGLING_SHARED = 4  # characters a dangling reference shares with its spliced declaration
 
 JS_KEYWORDS = frozenset(
@@ -115,7 +121,8 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
     postMessage onmessage WebSocket send close open FormData append File FileReader
     Image HTMLElement customElements setAttribute getAttribute hasAttribute toggle
     contains replaceWith isSafeInteger parse stringify fromAsync hasOwn findLastIndex
-    format
+    format trimLeft trimRight replaceChildren formatRangeToParts toLocaleUpperCase
+    toLocaleLowerCase getUTCMilliseconds toWellFormed isWellFormed
     """.split()
 )
 
@@ -131,7 +138,7 @@ class Token(NamedTuple):
     kind: str  # "ident" | "number" | "bad-number" | "punct"
     text: str
     line: int
-    glued: bool = False  # no whitespace, comment or string between it and the token before
+    glued: bool = False  # no whitespace or comment between it and the token before
 
 
 @dataclass(frozen=True)
@@ -140,8 +147,11 @@ class Splice:
     token: str
     line: int
     fragments: tuple[str, str] | None = None
+    reason: str = ""  # set by the structural checks (syntax, namespaces, object shapes)
 
     def describe(self) -> str:
+        if self.reason:
+            return f"line {self.line}: damaged {self.kind} {self.token!r} ({self.reason})"
         if self.kind == "number":
             if self.fragments:
                 return f"line {self.line}: spliced number {self.token!r} = {self.fragments[0]!r} + {self.fragments[1]!r}"
@@ -169,8 +179,10 @@ _REGEX_LITERAL_RE = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\]?)*/?[
 
 
 def js_tokens(code: str) -> list[Token]:
-    """Identifiers, numbers and punctuation of JavaScript source; strings, template text,
-    comments and regex literals are skipped (template ${...} expressions are tokenised)."""
+    """Identifiers, numbers and punctuation of JavaScript source. Comments are skipped;
+    a string leaves one ``'`` token, a regular-expression literal one ``/regex/`` token
+    and each stretch of template text one "`" token (template ${...} expressions are
+    tokenised), so what stood between two words is never lost."""
     tokens: list[Token] = []
     append = tokens.append
     i, n = 0, len(code)
@@ -197,6 +209,8 @@ def js_tokens(code: str) -> list[Token]:
         return j + 2
 
     last_end = -1  # end offset of the previous token (for `glued`)
+    if code.startswith("#!"):
+        i = code.find("\n") if "\n" in code else n  # a hashbang line
     while i < n:
         m = match(code, i)
         kind = m.lastgroup
@@ -204,8 +218,11 @@ def js_tokens(code: str) -> list[Token]:
             kind = "number"
         i = m.start(kind)
         glued = i == last_end
-        if kind == "comment" or kind == "string":
+        if kind == "comment":
             i = m.end()
+        elif kind == "string":
+            append(Token("punct", "'", line_of(i)))  # a string: its place, not its text
+            i = last_end = m.end()
         elif kind == "ident":
             append(Token("ident", m.group(kind), line_of(i), glued))
             i = last_end = m.end()
@@ -213,6 +230,7 @@ def js_tokens(code: str) -> list[Token]:
             append(Token("bad-number" if m.group("welded") else "number", code[i : m.end()], line_of(i), glued))
             i = last_end = m.end()
         elif kind == "tick":
+            append(Token("punct", "`", line_of(i)))  # template text: a boundary, not a token
             i = template(i + 1)
         elif kind == "arrow":
             append(Token("punct", "=>", line_of(i), glued))
@@ -230,6 +248,7 @@ def js_tokens(code: str) -> list[Token]:
                 brace_stack.append("{")
             elif c == "}" and brace_stack:
                 if brace_stack.pop() == "`":
+                    append(Token("punct", "`", line_of(i)))
                     i = template(i + 1)
                     continue
             append(Token("punct", c, line_of(i), glued))
@@ -434,6 +453,8 @@ class _Affixes:
         self.proper_pre: dict[str, int] = {}
         self.proper_suf: dict[str, int] = {}
         self.word_pre: dict[str, int] = {}  # prefixes that end where a word of the name ends
+        self.hump_suf: dict[str, int] = {}  # suffixes that start at a camelCase hump (Zone of timeZone)
+        self.first_words: dict[str, list[str]] = {}  # first camelCase word -> names (by of byObserver)
         self.words: set[str] = set()  # camelCase words of the names, lower-cased
         self.caps: set[str] = set()  # words of CONSTANT_NAMES, lower-cased
         for name in self.whole:
@@ -446,6 +467,12 @@ class _Affixes:
             for cut in range(MIN_TRUNCATED, len(name) + 1):
                 if cut == len(name) or name[cut].isupper() or name[cut] == "_":
                     self.word_pre[name[:cut]] = self.word_pre.get(name[:cut], 0) + 1
+            for cut in range(1, len(name) - 1):
+                if name[cut].isupper() and (name[cut - 1].islower() or name[cut - 1].isdigit()):
+                    self.hump_suf[name[cut:]] = self.hump_suf.get(name[cut:], 0) + 1
+            first = re.match(r"[a-z]{2,}(?=[A-Z])", name)
+            if first:
+                self.first_words.setdefault(first.group(), []).append(name)
             if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
                 self.caps.update(w.lower() for w in name.split("_") if len(w) >= MIN_FRAGMENT)
             else:
@@ -456,6 +483,10 @@ class _Affixes:
         if token in self.whole and (token.startswith(fragment) if prefix else token.endswith(fragment)) and (not proper or len(token) > len(fragment)):
             count -= 1
         return count > 0
+
+    def hump_suffix(self, fragment: str) -> bool:
+        """A proper suffix of a known name that starts at one of its camelCase humps."""
+        return self.hump_suf.get(fragment, 0) > 0
 
     def word_prefix(self, fragment: str, token: str) -> bool:
         return self._has(self.word_pre, fragment, token, True)
@@ -539,11 +570,14 @@ def _glued_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
     """A camelCase name with a known lower-case name glued on without its capital
     (``lastTestedsize``, ``minutesLateHistogramnew``): camelCase capitalises every word
     after the first, so a known name of >= 3 letters starting in lower case, right after a
-    multi-word prefix that ends where a word of a known name ends, is where two fragments
-    met. (The word-end condition keeps ``loadRepairs`` = ``loadRe`` + ``pairs`` out.)"""
+    multi-word prefix that ends where a word of a known name ends (or whose last word is a
+    word of a known name), is where two fragments met. (The word-end condition keeps
+    ``loadRepairs`` = ``loadRe`` + ``pairs`` out.)"""
     for cut in range(len(token) - MIN_FRAGMENT, 2, -1):
         a, b = token[:cut], token[cut:]
-        if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", a) and affixes.whole_name(b, token) and affixes.word_prefix(a, token):
+        if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", a) and affixes.whole_name(b, token) and (
+            affixes.word_prefix(a, token) or _last_word(a) in affixes.words
+        ):
             return a, b
     for cut in range(MIN_FRAGMENT, len(token) - MIN_FRAGMENT + 1):
         a, b = token[:cut], token[cut:]
@@ -551,6 +585,12 @@ def _glued_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
         if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", b) and affixes.whole_name(b, token):
             return a, b
     return None
+
+
+def _last_word(name: str) -> str:
+    """The last camelCase word of a name, lower-cased ('' when it does not end in one)."""
+    m = re.search(r"[A-Z]?[a-z]+$", name)
+    return m.group().lower() if m else ""
 
 
 def _glued_lower(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
@@ -597,10 +637,14 @@ def _underscores(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
 
 
 def _repeated_word(token: str) -> tuple[str, str] | None:
-    """A capitalised word repeated back to back (``updatedAtAt``, ``planNightOfOfChecks``)."""
+    """A capitalised word repeated back to back (``updatedAtAt``, ``planNightOfOfChecks``),
+    or a name's first word repeated capitalised (``stationStation``)."""
     m = re.search(r"([A-Z][a-z0-9]+)\1(?![a-z])", token)
     if m and m.start() > 0:
         return token[: m.start() + len(m.group(1))], token[m.start() + len(m.group(1)) :]
+    m = re.match(r"([a-z]{3,})([A-Z][a-z]+)", token)  # stationStation
+    if m and m.group(1) == m.group(2).lower():
+        return m.group(1), token[len(m.group(1)) :]
     return None
 
 
@@ -686,9 +730,361 @@ def _repeated(token: str) -> tuple[str, str] | None:
     return None
 
 
+_FUNCTION_MEMBERS = frozenset({"prototype", "name", "length", "call", "apply", "bind", "toString"})
+NAMESPACE_MEMBERS: dict[str, frozenset[str]] = {
+    name: frozenset(members.split()) | (_FUNCTION_MEMBERS if callable_ else frozenset())
+    for name, callable_, members in (
+        ("Math", False, "abs acos acosh asin asinh atan atanh atan2 cbrt ceil clz32 cos cosh exp expm1 floor fround f16round hypot imul log log1p log10 log2 max min pow random round sign sin sinh sqrt sumPrecise tan tanh trunc E LN10 LN2 LOG10E LOG2E PI SQRT1_2 SQRT2"),
+        ("JSON", False, "parse stringify rawJSON isRawJSON"),
+        ("Reflect", False, "apply construct defineProperty deleteProperty get getOwnPropertyDescriptor getPrototypeOf has isExtensible ownKeys preventExtensions set setPrototypeOf"),
+        ("console", False, "Console log info warn error debug trace table assert dir dirxml group groupCollapsed groupEnd time timeEnd timeLog timeStamp count countReset clear profile profileEnd"),
+        ("performance", False, "now mark measure timeOrigin getEntries getEntriesByName getEntriesByType clearMarks clearMeasures clearResourceTimings toJSON timerify eventLoopUtilization nodeTiming memory timing navigation markResourceTiming"),
+        ("Intl", False, "Collator DateTimeFormat DisplayNames DurationFormat ListFormat Locale NumberFormat PluralRules RelativeTimeFormat Segmenter getCanonicalLocales supportedValuesOf"),
+        ("Number", True, "EPSILON MAX_SAFE_INTEGER MIN_SAFE_INTEGER MAX_VALUE MIN_VALUE NaN NEGATIVE_INFINITY POSITIVE_INFINITY isFinite isInteger isNaN isSafeInteger parseFloat parseInt"),
+        ("Object", True, "assign create defineProperties defineProperty entries freeze fromEntries getOwnPropertyDescriptor getOwnPropertyDescriptors getOwnPropertyNames getOwnPropertySymbols getPrototypeOf groupBy hasOwn is isExtensible isFrozen isSealed keys preventExtensions seal setPrototypeOf values"),
+        ("Array", True, "from fromAsync isArray of"),
+        ("Promise", True, "all allSettled any race reject resolve try withResolvers"),
+        ("String", True, "fromCharCode fromCodePoint raw"),
+        ("Symbol", True, "asyncDispose asyncIterator dispose hasInstance isConcatSpreadable iterator match matchAll replace search species split toPrimitive toStringTag unscopables for keyFor"),
+        ("Date", True, "now parse UTC"),
+    )
+}
+# Methods of built-in values whose name, with more letters after it, is not a built-in
+# method too: ``list.filterBy(...)`` or ``text.localeCompareString(...)`` on a name the
+# project does not define is a weld. (get, set, has, find, ... prefix ordinary method names.)
+BUILTIN_METHOD_HEADS = frozenset(
+    """
+    push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf includes
+    filter map reduce reduceRight forEach some every fill flat flatMap toSorted toReversed
+    toSpliced findIndex findLast findLastIndex charAt charCodeAt codePointAt endsWith startsWith
+    padStart padEnd repeat replace replaceAll split substring toLowerCase toUpperCase trim
+    trimStart trimEnd localeCompare normalize matchAll toFixed toPrecision toISOString
+    toLocaleString toLocaleDateString toLocaleTimeString getTime getFullYear getMonth getDate
+    getDay getHours getMinutes getSeconds getUTCFullYear getUTCMonth getUTCDate getUTCHours
+    format formatToParts
+    """.split()
+)
+_METHOD_HEADS_LONGEST_FIRST = tuple(sorted(BUILTIN_METHOD_HEADS, key=lambda m: (-len(m), m)))
+_CONTEXTUAL = JS_KEYWORDS | {"using", "accessor", "type"}
+
+
+def _caps_run(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A CONSTANT_NAME running straight into lower-case letters (``TANK_PLANNERmean``,
+    ``SIGNAL_RECONCILERCarriages``, ``FLAGtotal``) or cut after its separator
+    (``WARN_``): SNAKE_CASE constants never continue in lower case or end in ``_``."""
+    m = re.fullmatch(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)([a-z].*)", token)
+    if m is None:
+        m = re.fullmatch(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[A-Z])([a-z].*)", token)
+    if m is None:
+        m = re.fullmatch(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)([a-z].*)", token)
+    if m:
+        return m.group(1), m.group(2)
+    m = re.fullmatch(r"([A-Z][A-Z0-9]{2,})([a-z]{3}.*)", token)
+    if m and (any(n.startswith(m.group(1) + "_") for n in affixes.whole if n.isupper()) or affixes.whole_name(m.group(2), token)):
+        return m.group(1), m.group(2)  # FLAGtotal, FLAGstore (HTMLElement: 'lement' is no name)
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_", token):
+        return token, ""
+    return None
+
+
+def _field_weld(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A property read T = A + B with A a whole known name of >= 2 characters and B three
+    or more characters of something else, joined in lower case where camelCase would put a
+    capital (``item.customerrecords``, ``hub.ontopic(...)``): read once, defined by neither
+    the project nor the output. (A capital at the junction is how options are named --
+    ``options.sinceDate`` -- and is no evidence.)"""
+    for cut in range(len(token) - FIELD_TAIL, FIELD_HEAD - 1, -1):
+        a, b = token[:cut], token[cut:]
+        if a[-1].islower() and re.match(r"[a-z]{%d}" % FIELD_TAIL, b) and a in affixes.whole and a not in JS_KEYWORDS:
+            return a, b
+    return None
+
+
+def _lower_function_name(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """A function or method name whose last word is two words run together in lower case:
+    the first word of a known camelCase name (or a whole known name) and a known name, word
+    or keyword of >= 3 letters (``bymoment``, ``totalitem``, ``getsize``, ``diffnew``,
+    ``summariseTreesoverdue``). Functions in a camelCase codebase capitalise every word."""
+    m = re.search(r"[a-z]+$", token)
+    if m is None or len(m.group()) < 5:
+        return None
+    start = m.start()
+    tail = m.group()
+    for cut in range(2, len(tail) - 2):
+        a, b = token[: start + cut], tail[cut:]
+        head_ok = a in affixes.whole or any(n.startswith(a) and n[len(a)].isupper() for n in affixes.first_words.get(a, ()))
+        if head_ok and (b in affixes.whole or b in affixes.words or b in JS_KEYWORDS):
+            return a, b
+    return None
+
+
+def _function_name(tokens: Sequence[Token], k: int) -> bool:
+    """tokens[k] (a declaration) names a function: ``function X``, ``function* X``,
+    ``const X = (...) =>``, or a method (``X(...) {``)."""
+    prev = tokens[k - 1].text if k else ""
+    if prev == "function" or (prev == "*" and k >= 2 and tokens[k - 2].text == "function"):
+        return True
+    after = [t.text for t in tokens[k + 1 : k + 4]]
+    if after[:1] == ["("]:
+        return True
+    return prev == "const" and after[:1] == ["="] and (after[1:2] in (["("], ["async"], ["function"]) or after[2:3] == ["=>"])
+
+
+def _pascal_function(tokens: Sequence[Token], pairs: dict[int, int], k: int) -> bool:
+    """A function named in PascalCase that never uses ``this``: PascalCase is the
+    convention for constructors, and a constructor function sets up ``this``."""
+    if not (re.match(r"[A-Z][a-z]", tokens[k].text) and _function_name(tokens, k)):
+        return False
+    opening = next((j for j in range(k + 1, min(len(tokens), k + 8)) if tokens[j].text == "("), None)
+    if opening is None:
+        return False
+    after = pairs.get(opening, opening) + 1
+    if after < len(tokens) and tokens[after].text == "=>":
+        after += 1
+    if after >= len(tokens) or tokens[after].text != "{":
+        return True  # an arrow function returning an expression: no `this` of its own
+    return not any(t.text == "this" for t in tokens[after : pairs.get(after, after) + 1])
+
+
+def _mid_word_suffix(token: str, affixes: "_Affixes") -> bool:
+    """A lower-case name of >= 4 letters that is the tail of a known name cut inside a word
+    (``ructor`` of constructor)."""
+    return len(token) >= 4 and token[0].islower() and any(
+        len(n) > len(token) and n.endswith(token) and n[-len(token) - 1].islower() for n in affixes.whole
+    )
+
+
+def _project_field_weld(token: str, affixes: "_Affixes", context: set[str], props: set[str]) -> tuple[str, str] | None:
+    """A property read T = A + B, B capitalised, where A is a field of the project that the
+    output also reads as a property (``item.priceCentsAt`` beside ``item.priceCents``). A
+    head the project does not define is no evidence: options are named that way
+    (``options.sinceDate``)."""
+    for cut in range(len(token) - 2, 2, -1):
+        a, b = token[:cut], token[cut:]
+        if b[0].isupper() and a in context and a in props and a != token:
+            return a, b
+    return None
+
+
+_GLUED_KEYWORD_TAILS = frozenset("if const var new return export import this null true false await yield async function typeof else catch while".split())
+
+
+def _welded_camel_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
+    """The last word of a camelCase name with a lower-case known name of >= 5 letters or a
+    keyword run onto it (``weightKgHistogramlength``, ``doseBatchesconst``,
+    ``isYearGroupif``): the word's own part has >= 4 letters. (Short tails are left
+    alone: Filename, Hostname and Keymap are ordinary words.)"""
+    m = re.search(r"(?<=[a-z0-9])[A-Z][a-z]+$", token)
+    if m is None:
+        return None
+    word = m.group()
+    for cut in range(4, len(word) - 1):
+        tail = word[cut:]
+        if tail in _GLUED_KEYWORD_TAILS or (len(tail) >= 5 and affixes.whole_name(tail, token)):
+            return token[: m.start() + cut], tail
+    return None
+
+
+def _short_repeat(token: str) -> tuple[str, str] | None:
+    """A two-letter lower-case head repeated before a capitalised word (``bybyTeacher``)."""
+    m = re.fullmatch(r"([a-z]{2})\1([A-Z].*)", token)
+    return (m.group(1), m.group(1) + m.group(2)) if m else None
+
+
+def _member_of_namespace(tokens: Sequence[Token], k: int, declared: set[str]) -> tuple[str, str] | None:
+    """``Math.minController``, ``performance.nowEnd``: a member a built-in namespace
+    object does not have (the namespace name not rebound by the output)."""
+    if k < 2 or tokens[k - 1].text != ".":
+        return None
+    owner = tokens[k - 2]
+    if owner.kind != "ident" or owner.text not in NAMESPACE_MEMBERS or owner.text in declared:
+        return None
+    if k >= 3 and tokens[k - 3].text in (".", "?.", "#"):
+        return None
+    text = tokens[k].text
+    if text in NAMESPACE_MEMBERS[owner.text]:
+        return None
+    head = next((m for m in sorted(NAMESPACE_MEMBERS[owner.text], key=len, reverse=True) if text.startswith(m) or m.startswith(text)), "")
+    return (head, text[len(head) :]) if head and text.startswith(head) else (text, "")
+
+
+def _method_weld(token: str) -> tuple[str, str] | None:
+    """A called method that is a built-in method with a tail welded on (``filterBy``,
+    ``mapOn``, ``localeCompareString``), a built-in method cut short (``pad``) or cut
+    short with another tail (``padMath``, ``toISOtree``), or get/set/has run into a
+    lower-case word (``setunit``)."""
+    for head in _METHOD_HEADS_LONGEST_FIRST:
+        if len(token) > len(head) and token.startswith(head):
+            return head, token[len(head) :]
+    if len(token) >= 3 and any(len(m) > len(token) and m.startswith(token) for m in BUILTIN_METHOD_HEADS):
+        return token, ""
+    for head in _METHOD_HEADS_LONGEST_FIRST:  # padMath, toISOtree: a cut-down method and a tail
+        cut = len(os.path.commonprefix((head, token)))
+        if 3 <= cut < min(len(head), len(token)) and token[:cut] not in ("find", "get", "set", "has"):
+            if token[cut].isupper() or (cut >= 4 and len(token) - cut >= 3) or len(token) - cut >= 4:
+                return token[:cut], token[cut:]
+    m = re.fullmatch(r"(get|set|has)([a-z]{4,})", token)  # setunit
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _syntax_breaks(tokens: Sequence[Token], resolved: set[str]) -> list[Splice]:
+    """Damage that leaves the module unparseable, reported at the word it hit: two words
+    on one line with nothing between them (``for (const x ofControlled after)``), a
+    function declaration's name not followed by its parameter list, a closing bracket
+    that closes nothing (``attach(hub)`` -> ``attachhub)``)."""
+    found: list[Splice] = []
+    n = len(tokens)
+    stack: list[str] = []
+    openers = {")": "(", "]": "[", "}": "{"}
+    last_word: Token | None = None
+    for k, tok in enumerate(tokens):
+        if tok.kind in ("ident", "number", "bad-number"):
+            prev = tokens[k - 1] if k else None
+            if (
+                prev is not None and prev.kind in ("ident", "number") and prev.line == tok.line
+                and prev.text not in _CONTEXTUAL and tok.text not in _CONTEXTUAL
+            ):
+                victim = tok if (tok.kind == "ident" and tok.text not in resolved) or prev.text in resolved else prev
+                found.append(Splice("identifier" if victim.kind == "ident" else "number", victim.text, victim.line, (prev.text, tok.text), "two words with nothing between them"))
+            if tok.kind == "ident" and prev is not None and (prev.text == "function" or (prev.text == "*" and k >= 2 and tokens[k - 2].text == "function")):
+                if k + 1 < n and tokens[k + 1].text != "(":
+                    found.append(Splice("identifier", tok.text, tok.line, (tok.text, ""), "a function name without a parameter list"))
+            last_word = tok
+            continue
+        if tok.kind != "punct":
+            continue
+        if tok.text == "." and _lone_dot(tokens, k):
+            found.append(Splice("number", ".", tok.line, None, "a '.' with nothing to read a member of"))
+        if tok.text in "([{":
+            stack.append(tok.text)
+        elif tok.text in openers:
+            if stack and stack[-1] == openers[tok.text]:
+                stack.pop()
+            else:
+                if last_word is not None and last_word.line == tok.line:
+                    found.append(Splice("identifier" if last_word.kind == "ident" else "number", last_word.text, last_word.line, (last_word.text, ""), f"a {tok.text!r} that closes nothing follows it"))
+                if stack and openers[tok.text] in stack:
+                    while stack and stack[-1] != openers[tok.text]:
+                        stack.pop()
+                    stack.pop()
+    return found
+
+
+_BEFORE_VALUE = frozenset("=(,:;[{+-*/%<>!&|~^") | {"return", "=>"}
+
+
+def _lone_dot(tokens: Sequence[Token], k: int) -> bool:
+    """tokens[k] is a '.' where a value must be (``const LIMIT = .``): not a member access,
+    optional chaining (``?.``) or a spread (``...``)."""
+    prev = tokens[k - 1] if k else None
+    nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+    if (prev is not None and prev.text == ".") or (nxt is not None and nxt.text == "."):
+        return False
+    if prev is not None and prev.text == "?" and tokens[k].glued:
+        return False
+    return prev is None or prev.text in _BEFORE_VALUE
+
+
+def _object_shapes(tokens: Sequence[Token], pairs: dict[int, int], roles: "_Roles") -> list[Splice]:
+    """``const LABELS = Object.freeze({ ok: ..., warn: ... })`` then ``LABELS.okGallery``:
+    a read of a key that a constant object literal of the output does not have (the object
+    never written to, spread into or rebound)."""
+    n = len(tokens)
+    shapes: dict[str, set[str]] = {}
+    spoiled: set[str] = set()
+    for k, tok in enumerate(tokens):
+        if tok.kind != "ident" or roles.role.get(k) != "decl" or k == 0 or tokens[k - 1].text != "const" or k + 2 >= n or tokens[k + 1].text != "=":
+            continue
+        start = k + 2
+        if [t.text for t in tokens[start : start + 5]] == ["Object", ".", "freeze", "(", "{"]:
+            start += 4
+        if tokens[start].text != "{" or tokens[start].kind != "punct":
+            continue
+        keys = _literal_keys(tokens, start, pairs.get(start, start))
+        if tok.text in shapes or keys is None:
+            spoiled.add(tok.text)
+        else:
+            shapes[tok.text] = keys
+    if not shapes:
+        return []
+    reads: list[int] = []
+    for k, tok in enumerate(tokens):
+        if tok.kind != "ident" or tok.text not in shapes or (k and tokens[k - 1].text in (".", "?.", "#")):
+            continue
+        nxt = tokens[k + 1].text if k + 1 < n else ""
+        if roles.role.get(k) == "decl" and not (k and tokens[k - 1].text == "const"):
+            spoiled.add(tok.text)  # a parameter or binding of the same name shadows it
+        elif nxt == "[":
+            spoiled.add(tok.text)  # computed access: keys not checkable
+        elif nxt in (".", "?.") and k + 2 < n and tokens[k + 2].kind == "ident":
+            if _assigned(tokens, k + 3):
+                spoiled.add(tok.text)
+            else:
+                reads.append(k + 2)
+        elif k >= 2 and tokens[k - 1].text == "(" and tokens[k - 2].text in ("assign", "defineProperty", "defineProperties"):
+            spoiled.add(tok.text)
+    found = []
+    for k in reads:
+        owner, key = tokens[k - 2].text, tokens[k].text
+        if owner in spoiled or key in shapes[owner] or key in _OBJECT_MEMBERS:
+            continue
+        found.append(Splice("identifier", key, tokens[k].line, (key, ""), f"{owner} has no key {key!r}"))
+    return found
+
+
+_OPERATOR_CHARS = frozenset("+-*/%&|^<>?!=")
+_COMPARISONS = frozenset({"==", "===", "!=", "!==", "<=", ">="})
+
+
+def _assigned(tokens: Sequence[Token], j: int) -> bool:
+    """Whether the operator starting at tokens[j] assigns (=, +=, ??=, ++, ...)."""
+    op = ""
+    while j < len(tokens) and tokens[j].kind == "punct" and tokens[j].text in _OPERATOR_CHARS and (not op or tokens[j].glued):
+        op += tokens[j].text
+        j += 1
+    return op in ("++", "--") or (op.endswith("=") and op not in _COMPARISONS and not op.startswith("=="))
+
+
+_OBJECT_MEMBERS = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf"})
+
+
+def _literal_keys(tokens: Sequence[Token], lo: int, hi: int) -> set[str] | None:
+    """The keys of the object literal tokens[lo..hi] (braces included), or None when one is
+    computed, quoted, numeric or spread in."""
+    keys: set[str] = set()
+    depth = 0
+    expect_key = True
+    for i in range(lo + 1, hi):
+        t = tokens[i]
+        if t.kind == "punct" and t.text in "([{`":
+            if t.text != "`":
+                depth += 1
+            if depth == 1 and expect_key and t.text != "`":
+                return None  # a computed key
+            continue
+        if t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+            continue
+        if depth:
+            continue
+        if t.text == ",":
+            expect_key = True
+            continue
+        if not expect_key:
+            continue
+        if t.kind == "ident" and t.text in ("get", "set", "async") and i + 1 < hi and tokens[i + 1].kind == "ident":
+            continue
+        if t.kind != "ident":
+            return None  # '...spread', a quoted or numeric key
+        keys.add(t.text)
+        expect_key = False
+    return keys
+
+
 _PLAIN_INT = re.compile(r"[1-9]\d*")
 _ROUND = re.compile(r"[1-9]\d?0+|[1-9]\d?5?0*")
 _LEGACY_OCTAL = re.compile(r"0\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
+_BAD_HEX_SEPARATOR = re.compile(r".*(?:__|_$|_n$|^0[xX]_)")
 _BAD_SEPARATOR = re.compile(r".*(?:__|_$|_\.|\._|[eE]_|_[eE]|^0_|[xXoObB]_)")
 
 
@@ -709,7 +1105,7 @@ def _welded_integer(text: str, counts: dict[str, int]) -> tuple[str, str] | None
 def _number_problem(text: str) -> str | None:
     """Why a numeric literal cannot be intact JavaScript (module code is strict mode), or
     cannot be one a programmer writes."""
-    if re.fullmatch(r"\d+\.", text):
+    if re.fullmatch(r"\d+\.(?:[eE][+-]?\d+)?", text):
         return "a decimal point with no decimals"
     if re.fullmatch(r"[\d_.]+(?:[eE][+-]?\d+)?", text) and "_" not in text:
         try:
@@ -721,8 +1117,11 @@ def _number_problem(text: str) -> str | None:
         return "a trailing zero after the decimals"
     if _LEGACY_OCTAL.fullmatch(text):
         return "leading zero (not allowed in strict mode)"
-    if "_" in text and _BAD_SEPARATOR.match(text):
+    if "_" in text and (_BAD_HEX_SEPARATOR if text[:2] in ("0x", "0X") else _BAD_SEPARATOR).match(text):
         return "misplaced numeric separator"
+    integer = text[2:].rstrip("n") if text[:2] in ("0x", "0X") else re.split(r"[.eEn]", re.sub(r"^0[oObB]", "", text))[0]
+    if len({len(group) for group in integer.split("_")[1:]}) > 1:
+        return "digit groups of different sizes (86_400400_000)"
     if text.endswith("n") and not re.fullmatch(r"(?:0[xXoObB][\da-fA-F_]+|0|[1-9][\d_]*)n", text):
         return "not a valid BigInt literal"
     return None
@@ -764,7 +1163,21 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
       boundary, a capitalised member that is the tail of a built-in (``Object.Entries``),
       a built-in method with junk appended when called (``lines.push_EVENTS(...)``);
     * a private name (``this.#x``) or a ``break``/``continue`` label that is not declared
-      (both are early SyntaxErrors in real code).
+      (both are early SyntaxErrors in real code);
+    * property reads: a lower-case weld onto a known name of >= FIELD_HEAD letters
+      (``item.customerrecords``), a project field the output reads with a capitalised tail
+      (``item.priceCentsAt`` beside ``item.priceCents``), ``.length`` with a tail, a called
+      built-in method with a tail or cut short (``list.filterBy(...)``, ``.pad(...)``),
+      and a capitalised name cut at a hump (``item.Km``, ``{ Zone: 'UTC' }``);
+    * function names: unused PascalCase functions that never use ``this`` (not
+      constructors: ``function Tickets(tickets)``, a camelCase name cut at a hump), lower-case runs of two known words (``bymoment``,
+      ``getsize``), the tail of a known name cut inside a word (``ructor()``).
+
+    Structure (each finding carries a ``reason``): a member a built-in namespace does not
+    have (``Math.minController``, ``performance.nowEnd``); a key that a constant object
+    literal of the output does not define (``LABELS.okGallery``); two words on one line
+    with nothing between them, a function name without its parameter list, a closing
+    bracket that closes nothing -- damage that leaves the module unparseable.
 
     Numbers: a literal running into identifier characters (``1500ms``) or following an
     identifier, number or closing bracket with no space (``item.47``, ``0.85.25``); one
@@ -773,6 +1186,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     that splits into a prefix and a suffix of the output's other integers (``1500250``).
     """
     tokens = js_tokens(code)
+    pairs = _pairs(tokens)
     roles = _analyse(tokens)
     context = set(context_identifiers)
     counts: dict[str, int] = {}
@@ -814,12 +1228,18 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
             continue
         text = tok.text
         role = roles.role.get(k, "ref")
+        if role == "property":
+            parts = _member_of_namespace(tokens, k, declared)
+            if parts is not None:
+                found.append(Splice("identifier", text, tok.line, parts, f"{tokens[k - 2].text} has no member {text!r}"))
+                continue
         if text in context or text in JS_BUILTINS:
             continue
-        parts: tuple[str, str] | None = (
+        parts = (
             _style_break(text, affixes) or _glued_word(text, affixes) or _glued_lower(text, affixes)
             or _glued_keyword(text, affixes) or _underscores(text, affixes) or _repeated_word(text)
-            or _long_segment(text, affixes) or _caps_words(text, affixes)
+            or _long_segment(text, affixes) or _caps_words(text, affixes) or _caps_run(text, affixes)
+            or _short_repeat(text) or _welded_camel_word(text, affixes)
         )
         if parts is not None:
             pass
@@ -838,6 +1258,12 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
                 parts = affixes.split(text, whole=1) or (((text, "") if affixes.truncated(text) else None)) or affixes.one_sided(text)
             elif parts is None and k in imports and context:
                 parts = affixes.split(text) or affixes.one_sided(text) or _truncated_import(text, context)
+            if parts is None and _pascal_function(tokens, pairs, k):
+                parts = (text, "")  # function Tickets(tickets): a camelCase name cut at a hump
+            if parts is None and k not in roles.local and _function_name(tokens, k):
+                parts = _lower_function_name(text, affixes) or ((text, "") if _mid_word_suffix(text, affixes) else None)
+            if parts is None and k in roles.local:
+                parts = _field_weld(text, affixes) or (affixes.digits(text, whole=1) if re.search(r"\d{3}$", text) else None)
         elif role in ("property", "key"):
             if text in declared or counts[text] > 1:
                 continue
@@ -850,6 +1276,8 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
                 parts = (text, "")  # Object.Entries, Number.Finite: a cut built-in member
             if parts is None and role == "property" and _compound(text) and affixes.truncated(text):
                 parts = (text, "")
+            if parts is None and text[0].isupper() and affixes.hump_suffix(text) and not (k >= 2 and tokens[k - 2].text == "new"):
+                parts = (text, "")  # item.Km, { Zone: ... }: a camelCase name cut at a hump
             if parts is None and role == "property" and len(text) >= MIN_FRAGMENT:
                 # a cut-down version of a property the output reads elsewhere (item.cost
                 # beside item.costCents)
@@ -858,7 +1286,11 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
                     parts = (text, longer[0])
             nxt = tokens[k + 1] if k + 1 < len(tokens) else None
             if parts is None and role == "property" and nxt is not None and nxt.text == "(":
-                parts = _builtin_call(text)
+                parts = _builtin_call(text) or _method_weld(text)
+            if parts is None and role == "property":
+                parts = _field_weld(text, affixes) or _project_field_weld(text, affixes, context, props)
+            if parts is None and role == "property" and re.fullmatch(r"length[A-Z].*", text):
+                parts = ("length", text[6:])  # list.lengthValue: no field is named after .length
         elif role == "label":
             if text in labels:
                 continue
@@ -873,9 +1305,15 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
             if parts is None and re.fullmatch(r"_+\d+", text):
                 parts = ("_", text.lstrip("_"))  # the digits of a number cut after its separator
             if parts is None:
-                parts = affixes.one_sided(text) or _dangling(text, unused_decls)
+                parts = affixes.one_sided(text) or _field_weld(text, affixes) or _dangling(text, unused_decls)
         if parts is not None:
             found.append(Splice("identifier", text, tok.line, parts))
+    seen = {(s.token, s.line) for s in found}
+    for extra in _syntax_breaks(tokens, resolved) + _object_shapes(tokens, pairs, roles):
+        if (extra.token, extra.line) not in seen:
+            seen.add((extra.token, extra.line))
+            found.append(extra)
+    found.sort(key=lambda s: s.line)
     return found
 
 

@@ -357,6 +357,61 @@ def test_hand_written_modules_are_clean():
         assert find_splices(code, context) == []
 
 
+STRUCTURE_BASE = """import { formatInvoice, loadCustomers } from './invoices.js'
+
+const LABELS = Object.freeze({ ok: 'ok', warn: 'warning' })
+const SEVERITY_LIMIT = 3
+
+export function describeTotals(customers, options = {}) {
+  const started = performance.now()
+  const spread = Math.max(...customers.map((c) => c.balance)) - Math.min(0, options.floor ?? 0)
+  const rows = customers.filter((customer) => customer.balance > 0).map((customer) => formatInvoice(customer.lastInvoice))
+  for (const [index, row] of rows.entries()) {
+    console.debug(`${index} ${row}`)
+  }
+  const total = loadCustomers(rows).length
+  options.depth ??= SEVERITY_LIMIT
+  return { total, spread, level: total > SEVERITY_LIMIT ? LABELS.warn : LABELS.ok, elapsed: performance.now() - started }
+}
+"""
+STRUCTURE_CONTEXT = ["formatInvoice", "loadCustomers", "lastInvoice", "balance", "dueAt"]
+
+
+@pytest.mark.parametrize(
+    "old, new, flagged",
+    [
+        ("for (const [index, row] of rows", "for (const [index, row] ofControlled rows", "ofControlled"),  # two words, nothing between
+        ("export function describeTotals(customers", "export function describeTotals, customers", "describeTotals"),  # no parameter list
+        ("console.debug(`${index} ${row}`)", "console.debugindex} ${row}`)", "debugindex"),  # a '(' lost
+        ("Math.min(0", "Math.minController(0", "minController"),  # not a member of Math
+        ("performance.now() - started", "performance.nowEnd() - started", "nowEnd"),
+        ("LABELS.warn :", "LABELS.warnTable :", "warnTable"),  # LABELS has no such key
+        ("customers.filter(", "customers.filterBy(", "filterBy"),  # a built-in method with a tail
+        ("const SEVERITY_LIMIT = 3", "const SEVERITY_LIMITmean = 3", "SEVERITY_LIMITmean"),  # CONSTANT into lower case
+        ("(customer) => customer.balance > 0", "(customer) => customer.balancerecords > 0", "balancerecords"),  # lower-case weld
+        ("export function describeTotals(", "export function loadtotal(", "loadtotal"),  # two words run together
+    ],
+)
+def test_structural_splice_rules_flag_the_damaged_word(old, new, flagged):
+    assert find_splices(STRUCTURE_BASE, STRUCTURE_CONTEXT) == []
+    damaged = STRUCTURE_BASE.replace(old, new, 1)
+    assert damaged != STRUCTURE_BASE
+    found = find_splices(damaged, STRUCTURE_CONTEXT)
+    assert flagged in {s.token for s in found}, [s.describe() for s in found]
+
+
+def test_intact_constructs_the_structural_rules_must_accept():
+    code = """#!/usr/bin/env node
+import { loadCustomers } from './invoices.js'
+
+const SETTINGS = { retries: 3 }
+SETTINGS.retries += 1
+const label = `${SETTINGS.retries} ${loadCustomers.name}`
+export const summary = (items) => items.length > 0 ? label : `${items.length}`
+"""
+    assert find_splices(code, ["loadCustomers"]) == []
+
+
 @pytest.fixture(scope="module")
 def splice_measurement():
     spec = importlib.util.spec_from_file_location("_g2_splice_bench", ROOT.parent / "bench" / "splice_bench.py")
@@ -373,10 +428,11 @@ def test_splice_false_positives_at_most_one_percent(splice_measurement):
 
 
 def test_splice_detection_floor(splice_measurement):
-    """The measured level (bench: 93-94 % on 540 mix splices); a regression guard."""
+    """A regression guard below the measured level (this corpus: 94.4 % of 90 mix splices;
+    the bench: 95-98 % on 540-900 per seed series)."""
     mix, kinds = splice_measurement
     assert mix.spliced >= 85
-    assert mix.detection_rate >= 0.88, mix.misses
+    assert mix.detection_rate >= 0.92, mix.misses
     assert kinds.by_kind["dup"][0] / kinds.by_kind["dup"][1] >= 0.85
     assert kinds.by_kind["ident_join"][0] / kinds.by_kind["ident_join"][1] >= 0.8
 
