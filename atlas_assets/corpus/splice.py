@@ -36,6 +36,7 @@ uses a helper it never defined -- code that would throw a ReferenceError anyway.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -441,42 +442,67 @@ def _declared(tokens: Sequence[Token]) -> set[str]:
     return _analyse(tokens).names(tokens, "decl")
 
 
+_FIRST_WORD_RE = re.compile(r"[a-z]{2,}(?=[A-Z])")
+_CONSTANT_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+_WORD_RE = re.compile(r"[A-Z]?[a-z]+")
+
+
 class _Affixes:
     """Prefix/suffix lookup over the known names. Fragments are >= MIN_FRAGMENT characters
     and may be whole names (a weld often joins a name with all or part of another). Every
     lookup excludes the token being judged, so a name never explains itself."""
 
-    def __init__(self, names: Iterable[str]):
-        self.whole: set[str] = set(names)
-        self.pre: dict[str, int] = {}
-        self.suf: dict[str, int] = {}
-        self.proper_pre: dict[str, int] = {}
-        self.proper_suf: dict[str, int] = {}
-        self.word_pre: dict[str, int] = {}  # prefixes that end where a word of the name ends
-        self.hump_suf: dict[str, int] = {}  # suffixes that start at a camelCase hump (Zone of timeZone)
-        self.first_words: dict[str, list[str]] = {}  # first camelCase word -> names (by of byObserver)
-        self.words: set[str] = set()  # camelCase words of the names, lower-cased
-        self.caps: set[str] = set()  # words of CONSTANT_NAMES, lower-cased
-        for name in self.whole:
-            for cut in range(MIN_FRAGMENT, len(name) + 1):
-                self.pre[name[:cut]] = self.pre.get(name[:cut], 0) + 1
-                self.suf[name[-cut:]] = self.suf.get(name[-cut:], 0) + 1
-            for cut in range(MIN_TRUNCATED, len(name)):
-                self.proper_pre[name[:cut]] = self.proper_pre.get(name[:cut], 0) + 1
-                self.proper_suf[name[-cut:]] = self.proper_suf.get(name[-cut:], 0) + 1
-            for cut in range(MIN_TRUNCATED, len(name) + 1):
-                if cut == len(name) or name[cut].isupper() or name[cut] == "_":
-                    self.word_pre[name[:cut]] = self.word_pre.get(name[:cut], 0) + 1
-            for cut in range(1, len(name) - 1):
-                if name[cut].isupper() and (name[cut - 1].islower() or name[cut - 1].isdigit()):
-                    self.hump_suf[name[cut:]] = self.hump_suf.get(name[cut:], 0) + 1
-            first = re.match(r"[a-z]{2,}(?=[A-Z])", name)
-            if first:
-                self.first_words.setdefault(first.group(), []).append(name)
-            if re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
-                self.caps.update(w.lower() for w in name.split("_") if len(w) >= MIN_FRAGMENT)
-            else:
-                self.words.update(w.lower() for w in re.findall(r"[A-Z]?[a-z]+", name) if len(w) >= MIN_FRAGMENT)
+    def __init__(self, names: Iterable[str], base: "_Affixes | None" = None):
+        names = set(names)
+        self.whole: set[str] = names | base.whole if base else names
+        self.pre: dict[str, int] = dict(base.pre) if base else {}
+        self.suf: dict[str, int] = dict(base.suf) if base else {}
+        self.proper_pre: dict[str, int] = dict(base.proper_pre) if base else {}
+        self.proper_suf: dict[str, int] = dict(base.proper_suf) if base else {}
+        self.word_pre: dict[str, int] = dict(base.word_pre) if base else {}  # prefixes that end where a word of the name ends
+        self.hump_suf: dict[str, int] = dict(base.hump_suf) if base else {}  # suffixes from a camelCase hump (Zone of timeZone)
+        self.mid_suf: set[str] = set(base.mid_suf) if base else set()  # lower-case suffixes cut inside a word (ructor)
+        self.first_words: dict[str, tuple[str, ...]] = dict(base.first_words) if base else {}  # by -> (byObserver, ...)
+        self.words: set[str] = set(base.words) if base else set()  # camelCase words of the names, lower-cased
+        self.caps: set[str] = set(base.caps) if base else set()  # words of CONSTANT_NAMES, lower-cased
+        for name in names - base.whole if base else names:
+            self._add(name)
+
+    def _add(self, name: str) -> None:
+        for cut in range(MIN_FRAGMENT, len(name) + 1):
+            self.pre[name[:cut]] = self.pre.get(name[:cut], 0) + 1
+            self.suf[name[-cut:]] = self.suf.get(name[-cut:], 0) + 1
+        for cut in range(MIN_TRUNCATED, len(name)):
+            self.proper_pre[name[:cut]] = self.proper_pre.get(name[:cut], 0) + 1
+            self.proper_suf[name[-cut:]] = self.proper_suf.get(name[-cut:], 0) + 1
+        for cut in range(MIN_TRUNCATED, len(name) + 1):
+            if cut == len(name) or name[cut].isupper() or name[cut] == "_":
+                self.word_pre[name[:cut]] = self.word_pre.get(name[:cut], 0) + 1
+        for cut in range(1, len(name) - 1):
+            if name[cut].isupper() and (name[cut - 1].islower() or name[cut - 1].isdigit()):
+                self.hump_suf[name[cut:]] = self.hump_suf.get(name[cut:], 0) + 1
+            elif name[cut].islower() and name[cut - 1].islower() and len(name) - cut >= 4:
+                self.mid_suf.add(name[cut:])
+        first = _FIRST_WORD_RE.match(name)
+        if first:
+            self.first_words[first.group()] = self.first_words.get(first.group(), ()) + (name,)
+        if _CONSTANT_RE.fullmatch(name):
+            self.caps.update(w.lower() for w in name.split("_") if len(w) >= MIN_FRAGMENT)
+        else:
+            self.words.update(w.lower() for w in _WORD_RE.findall(name) if len(w) >= MIN_FRAGMENT)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1)
+    def builtins() -> "_Affixes":
+        """The tables of `JS_BUILTINS`, built once: every output's tables start from them."""
+        return _Affixes(JS_BUILTINS)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def for_context(context: frozenset[str]) -> "_Affixes":
+        """The built-ins' and a project's tables (outputs written against one project --
+        several runs, or a bench's variants -- share them)."""
+        return _Affixes(context - JS_BUILTINS, _Affixes.builtins())
 
     def _has(self, table: dict[str, int], fragment: str, token: str, prefix: bool, proper: bool = False) -> bool:
         count = table.get(fragment, 0)
@@ -849,9 +875,7 @@ def _pascal_function(tokens: Sequence[Token], pairs: dict[int, int], k: int) -> 
 def _mid_word_suffix(token: str, affixes: "_Affixes") -> bool:
     """A lower-case name of >= 4 letters that is the tail of a known name cut inside a word
     (``ructor`` of constructor)."""
-    return len(token) >= 4 and token[0].islower() and any(
-        len(n) > len(token) and n.endswith(token) and n[-len(token) - 1].islower() for n in affixes.whole
-    )
+    return token in affixes.mid_suf
 
 
 def _project_field_weld(token: str, affixes: "_Affixes", context: set[str], props: set[str]) -> tuple[str, str] | None:
@@ -1199,7 +1223,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     declared = roles.names(tokens, "decl")
     resolved = context | declared | JS_BUILTINS
     fields = {tokens[k].text for k, r in roles.role.items() if r in ("property", "key") and counts[tokens[k].text] >= 2}
-    affixes = _Affixes(resolved | fields)
+    affixes = _Affixes((declared | fields) - context - JS_BUILTINS, _Affixes.for_context(frozenset(context)))
     unused_decls = {tokens[k].text for k, r in roles.role.items() if r == "decl" and counts[tokens[k].text] == 1} - JS_BUILTINS
     imports = roles.imports
     privates = {tokens[k].text for k, r in roles.role.items() if r == "decl" and k and tokens[k - 1].text == "#"}
