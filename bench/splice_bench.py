@@ -1,6 +1,6 @@
 """Measure the `splice` scorer (eval-longgen-integrity-v1) on intact and spliced modules.
 
-    python bench/splice_bench.py [--projects 60] [--mix 3] [--seed N] [--json] [--out FILE]
+    python bench/splice_bench.py [--projects 100] [--mix 3] [--seed N] [--json] [--out FILE]
                                  [--real-code DIR]
 
 The corpus (atlas_assets/corpus/splice_corpus.py has the details):
@@ -29,7 +29,8 @@ Detection = share of spliced outputs on which `find_splices` reports a finding t
 intact output does not have; false positives = share of intact outputs with any finding.
 Targets: detection >= 95 % (mix), false positives <= 1 %. Prints a table (or JSON) and
 exits 1 when a target is missed. The seeds are fixed and differ from the ones the
-detector's rules were tuned on (5000/7000/9000 series), so this is a hold-out measurement.
+detector's rules were tuned on (the 5000-111000 series; 121000 and 131000 were first run
+after the rules were final), so the default run is a hold-out measurement.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from atlas_assets.corpus import splice_corpus as SC  # noqa: E402
 
 TARGET_DETECTION = 0.95
 TARGET_FALSE_POSITIVES = 0.01
-PROJECT_SEED = 31_000  # projects 31000, 31001, ...
+PROJECT_SEED = 121_000  # projects 121000, 121001, ...
 LENGTHS = ((150, 190), (200, 240), (250, 290))
 
 
@@ -160,7 +161,7 @@ def report(mixed: SC.Corpus, kinds: SC.Corpus) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--projects", type=int, default=60, help="generated projects (3 intact modules each)")
+    parser.add_argument("--projects", type=int, default=100, help="generated projects (3 intact modules each)")
     parser.add_argument("--mix", type=int, default=3, help="random splices per intact module in the mix view")
     parser.add_argument("--seed", type=int, default=PROJECT_SEED)
     parser.add_argument("--json", action="store_true", help="print the full JSON report")

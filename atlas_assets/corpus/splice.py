@@ -810,6 +810,9 @@ def _caps_run(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
         return m.group(1), m.group(2)  # FLAGtotal, FLAGstore (HTMLElement: 'lement' is no name)
     if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_", token):
         return token, ""
+    m = re.fullmatch(r"([A-Z][A-Z0-9_]{3,})([A-Z][a-z].*)", token)
+    if m and affixes.whole_name(m.group(1), token):
+        return m.group(1), m.group(2)  # EPSILONMember: a known constant and a word (HTMLElement: HTML is none)
     return None
 
 
@@ -854,6 +857,20 @@ def _function_name(tokens: Sequence[Token], k: int) -> bool:
     if after[:1] == ["("]:
         return True
     return prev == "const" and after[:1] == ["="] and (after[1:2] in (["("], ["async"], ["function"]) or after[2:3] == ["=>"])
+
+
+_FUNCTION_NAME_KEYWORD_TAILS = tuple(
+    "static return export import const async await yield typeof default extends finally continue function switch while throw".split()
+)
+
+
+def _keyword_tail(token: str) -> tuple[str, str] | None:
+    """A function name that ends in a lower-case keyword of >= 5 letters after >= 3 letters
+    of its own (``preparestatic``, ``summariseexport``)."""
+    for keyword in _FUNCTION_NAME_KEYWORD_TAILS:
+        if token.endswith(keyword) and len(token) - len(keyword) >= 3 and token[-len(keyword) - 1].isalpha():
+            return token[: -len(keyword)], keyword
+    return None
 
 
 def _pascal_function(tokens: Sequence[Token], pairs: dict[int, int], k: int) -> bool:
@@ -1194,8 +1211,12 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
       built-in method with a tail or cut short (``list.filterBy(...)``, ``.pad(...)``),
       and a capitalised name cut at a hump (``item.Km``, ``{ Zone: 'UTC' }``);
     * function names: unused PascalCase functions that never use ``this`` (not
-      constructors: ``function Tickets(tickets)``, a camelCase name cut at a hump), lower-case runs of two known words (``bymoment``,
-      ``getsize``), the tail of a known name cut inside a word (``ructor()``).
+      constructors: ``function Tickets(tickets)``, a camelCase name cut at a hump),
+      lower-case runs of two known words (``bymoment``, ``getsize``), a keyword of >= 5
+      letters run on (``preparestatic``), the tail of a known name cut inside a word
+      (``ructor()``);
+    * any name: a known constant followed by a word (``EPSILONMember``), the last
+      camelCase word with a known name or keyword run on (``weightKgHistogramlength``).
 
     Structure (each finding carries a ``reason``): a member a built-in namespace does not
     have (``Math.minController``, ``performance.nowEnd``); a key that a constant object
@@ -1285,7 +1306,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
             if parts is None and _pascal_function(tokens, pairs, k):
                 parts = (text, "")  # function Tickets(tickets): a camelCase name cut at a hump
             if parts is None and k not in roles.local and _function_name(tokens, k):
-                parts = _lower_function_name(text, affixes) or ((text, "") if _mid_word_suffix(text, affixes) else None)
+                parts = _lower_function_name(text, affixes) or _keyword_tail(text) or ((text, "") if _mid_word_suffix(text, affixes) else None)
             if parts is None and k in roles.local:
                 parts = _field_weld(text, affixes) or (affixes.digits(text, whole=1) if re.search(r"\d{3}$", text) else None)
         elif role in ("property", "key"):
