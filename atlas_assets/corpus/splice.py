@@ -27,8 +27,10 @@ positive rate; tests/corpus/test_g2_suites.py runs a smaller corpus. Known blind
 ``400``, ``2`` -> ``22``), a splice on the only occurrence of a declared name (an exported
 function's name changed where it is defined and nowhere else), and object keys the output
 invents (``{ valueArtist: ... }``). The rules assume the output uses the project and
-JavaScript's built-ins: property reads of third-party APIs the context does not list can
-look like welds (bench/splice_bench.py --real-code measures that on real packages). Wrong-but-intact code is clean by
+JavaScript's (and Node's) built-ins: members of a package's bindings (``import fs from
+'node:fs'``, ``require('path')``) and environment variables are never judged, but a
+third-party API reached another way can look like a weld (bench/splice_bench.py
+--real-code measures that on real packages). Wrong-but-intact code is clean by
 design (the other evals measure correctness); the rules that flag unresolvable free
 references and imports of names the project does not export will also flag a model that
 uses a helper it never defined -- code that would throw a ReferenceError anyway.
@@ -124,6 +126,14 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
     contains replaceWith isSafeInteger parse stringify fromAsync hasOwn findLastIndex
     format trimLeft trimRight replaceChildren formatRangeToParts toLocaleUpperCase
     toLocaleLowerCase getUTCMilliseconds toWellFormed isWellFormed
+    Function DOMException TransformStream ReadableStream WritableStream CompressionStream
+    DecompressionStream BroadcastChannel MessageChannel MessagePort EventEmitter
+    alloc allocUnsafe isBuffer compare platform arch pid ppid version versions hrtime bigint
+    memoryUsage uptime getuid getgid geteuid kill emitWarning exitCode on once off emit
+    listeners removeAllListeners pipe end destroy resume pause readable writable
+    readdir stat lstat mkdirSync rmSync statSync readdirSync createReadStream
+    createWriteStream unlink rename copyFile access promises resolve relative sep
+    searchParams pathname hostname href origin protocol host port hash userAgent
     """.split()
 )
 
@@ -136,7 +146,7 @@ _DECL_KEYWORDS = frozenset({"function", "class", "const", "let", "var", "as", "e
 
 
 class Token(NamedTuple):
-    kind: str  # "ident" | "number" | "bad-number" | "punct"
+    kind: str  # "ident" | "number" | "bad-number" | "string" | "punct"
     text: str
     line: int
     glued: bool = False  # no whitespace or comment between it and the token before
@@ -180,10 +190,10 @@ _REGEX_LITERAL_RE = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\]?)*/?[
 
 
 def js_tokens(code: str) -> list[Token]:
-    """Identifiers, numbers and punctuation of JavaScript source. Comments are skipped;
-    a string leaves one ``'`` token, a regular-expression literal one ``/regex/`` token
-    and each stretch of template text one "`" token (template ${...} expressions are
-    tokenised), so what stood between two words is never lost."""
+    """Identifiers, numbers, strings and punctuation of JavaScript source. Comments are
+    skipped; a regular-expression literal leaves one ``/regex/`` token and each stretch of
+    template text one "`" token (template ${...} expressions are tokenised), so what stood
+    between two words is never lost."""
     tokens: list[Token] = []
     append = tokens.append
     i, n = 0, len(code)
@@ -222,7 +232,7 @@ def js_tokens(code: str) -> list[Token]:
         if kind == "comment":
             i = m.end()
         elif kind == "string":
-            append(Token("punct", "'", line_of(i)))  # a string: its place, not its text
+            append(Token("string", m.group(kind), line_of(i)))
             i = last_end = m.end()
         elif kind == "ident":
             append(Token("ident", m.group(kind), line_of(i), glued))
@@ -295,6 +305,7 @@ class _Roles:
     role: dict[int, str]
     local: set[int]
     imports: set[int] = field(default_factory=set)
+    external: set[str] = field(default_factory=set)  # bindings of a package ('node:fs', 'semver'), not the project
 
     def names(self, tokens: Sequence[Token], role: str) -> set[str]:
         return {tokens[k].text for k, r in self.role.items() if r == role}
@@ -384,7 +395,8 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
             end = pairs.get(k, k)
             after = tokens[end + 1].text if end + 1 < n else ""
             before2 = tokens[k - 2].text if k >= 2 else ""
-            if pt == "function" or before2 == "function" or after == "=>":
+            generator = before2 == "*" and k >= 3 and tokens[k - 3].text == "function"
+            if pt == "function" or before2 == "function" or generator or after == "=>":
                 binding_names(k + 1, end, "decl", True)
             elif pt == "catch":
                 binding_names(k + 1, end, "decl", True)
@@ -424,16 +436,78 @@ def _analyse(tokens: Sequence[Token]) -> _Roles:
             role[k] = "ref"
     # import clauses: every name between `import` and `from`
     imported: set[int] = set()
+    external: set[str] = set()
     for k, tok in enumerate(tokens):
         if tok.kind == "ident" and tok.text == "import" and (k + 1 < n and tokens[k + 1].text != "("):
+            names: list[str] = []
             for m in range(k + 1, min(n, k + 300)):
                 t = tokens[m]
                 if t.text in ("from", ";") or (t.kind == "punct" and t.text == "("):
+                    if t.text == "from" and m + 1 < n and _package_specifier(tokens[m + 1]):
+                        external.update(names)
                     break
                 if t.kind == "ident" and t.text not in ("as", "type") and tokens[m - 1].text not in (".",):
                     role[m] = "decl"
                     imported.add(m)
-    return _Roles(role, local, imported)
+                    names.append(t.text)
+        elif tok.text == "require" and k + 3 < n and tokens[k + 1].text == "(" and _package_specifier(tokens[k + 2]) and tokens[k - 1].text == "=" and k >= 2:
+            bound = tokens[k - 2]  # const fs = require('fs'); const { join } = require('path')
+            if bound.kind == "ident":
+                external.add(bound.text)
+            elif bound.text == "}":
+                opening = next((j for j in range(k - 3, max(-1, k - 60), -1) if tokens[j].text == "{"), None)
+                if opening is not None:
+                    external.update(t.text for t in tokens[opening + 1 : k - 2] if t.kind == "ident")
+    _declarator_lists(tokens, role, local, enclosing)
+    return _Roles(role, local, imported, external)
+
+
+def _outside_member(tokens: Sequence[Token], k: int, external: set[str]) -> bool:
+    """tokens[k] is a member of something the project does not define: a package's
+    binding (``fs.lstat``, ``fs.promises.readFile``) or an environment variable
+    (``process.env.COLORTERM``)."""
+    if tokens[k - 2].text == "env":
+        return True
+    j = k
+    while j >= 2 and tokens[j - 1].text in (".", "?.") and tokens[j - 2].kind == "ident":
+        j -= 2
+    return tokens[j].text in external and not (j and tokens[j - 1].text in (".", "?.", "#"))
+
+
+def _package_specifier(tok: Token) -> bool:
+    """A module specifier string naming a package or built-in module, not a project file."""
+    return tok.kind == "string" and len(tok.text) > 2 and tok.text[1] not in "./"
+
+
+_STATEMENT_STARTS = frozenset({"let", "const", "var", "function", "class", "return", "if", "for", "while", "do", "switch", "try", "throw", "export", "import", "break", "continue"})
+
+
+def _declarator_lists(tokens: Sequence[Token], role: dict[int, str], local: set[int], enclosing: list[int | None]) -> None:
+    """The names after the first in ``let a = 1, b = 2`` and ``for (let i = 0, n = ...)``:
+    a ',' at the statement's own bracket depth starts the next declarator."""
+    n = len(tokens)
+    for k, tok in enumerate(tokens):
+        if tok.kind != "ident" or tok.text not in ("let", "const", "var"):
+            continue
+        depth = 0
+        j = k + 1
+        while j < n:
+            t = tokens[j]
+            if t.kind == "punct" and t.text in "([{":
+                depth += 1
+            elif t.kind == "punct" and t.text in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0 and (t.text == ";" or (t.kind == "ident" and t.text in _STATEMENT_STARTS and j > k + 1)):
+                break
+            elif depth == 0 and t.text == "," and j + 1 < n:
+                nxt = tokens[j + 1]
+                if nxt.kind == "ident" and nxt.text not in JS_KEYWORDS:
+                    role[j + 1] = "decl"
+                    if enclosing[k] is not None:
+                        local.add(j + 1)
+            j += 1
 
 
 def _declared(tokens: Sequence[Token]) -> set[str]:
@@ -1279,6 +1353,8 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
                 found.append(Splice("identifier", text, tok.line, parts, f"{tokens[k - 2].text} has no member {text!r}"))
                 continue
         if text in context or text in JS_BUILTINS:
+            continue
+        if role == "property" and _outside_member(tokens, k, roles.external):
             continue
         parts = (
             _style_break(text, affixes) or _glued_word(text, affixes) or _glued_lower(text, affixes)
