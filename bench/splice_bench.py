@@ -29,8 +29,9 @@ Detection = share of spliced outputs on which `find_splices` reports a finding t
 intact output does not have; false positives = share of intact outputs with any finding.
 Targets: detection >= 95 % (mix), false positives <= 1 %. Prints a table (or JSON) and
 exits 1 when a target is missed. The seeds are fixed and differ from the ones the
-detector's rules were tuned on (the 5000-111000 series; 121000 and 131000 were first run
-after the rules were final), so the default run is a hold-out measurement.
+detector's rules were tuned on (the 5000-111000 series); the 121000-151000 series were
+only ever measured -- no rule was written or changed for what they showed -- so the
+default run is a hold-out measurement.
 """
 
 from __future__ import annotations
