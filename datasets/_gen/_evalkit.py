@@ -304,6 +304,17 @@ def choose(rng: random.Random, seq: Sequence[Any]) -> Any:
     return rng.choice(seq)
 
 
+def fill(S, rng: random.Random, categories: Mapping[str, Any], per_cell: int) -> None:
+    """Add `per_cell` rows to S for every (category, difficulty), in that order; a
+    category's families (a list, or one function) take turns; redrawn until fresh."""
+    for cat, families in categories.items():
+        families = families if isinstance(families, (list, tuple)) else (families,)
+        for diff in _lib.DIFFICULTIES:
+            for i in range(per_cell):
+                family = families[i % len(families)]
+                retry(lambda: family(S, rng, diff, cat))
+
+
 def retry(make, attempts: int = 200):
     """Call make() until it does not raise Redraw (random redraws)."""
     last = None

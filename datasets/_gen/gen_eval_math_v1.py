@@ -702,13 +702,8 @@ CATEGORIES = {
 
 
 def make_rows() -> K.EvalSet:
-    rng = random.Random(SEED)
     S = K.EvalSet(DATASET_ID, "math")
-    for cat, families in CATEGORIES.items():
-        for diff in _lib.DIFFICULTIES:
-            for i in range(PER_CELL):
-                family = families[i % len(families)]
-                K.retry(lambda: family(S, rng, diff, cat))
+    K.fill(S, random.Random(SEED), CATEGORIES, PER_CELL)
     return S
 
 

@@ -814,13 +814,8 @@ class MixedSet(K.EvalSet):
 
 
 def make_rows() -> K.EvalSet:
-    rng = random.Random(SEED)
     S = MixedSet(DATASET_ID, "math2", seed=SEED + 1)
-    for cat, families in CATEGORIES.items():
-        for diff in _lib.DIFFICULTIES:
-            for i in range(PER_CELL):
-                family = families[i % len(families)]
-                K.retry(lambda: family(S, rng, diff, cat))
+    K.fill(S, random.Random(SEED), CATEGORIES, PER_CELL)
     return S
 
 

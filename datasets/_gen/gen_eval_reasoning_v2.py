@@ -316,12 +316,8 @@ CATEGORIES = {"logic_grid": grid, "ordering": ordering, "knights_knaves": knight
 
 
 def make_rows() -> K.EvalSet:
-    rng = random.Random(SEED)
     S = K.EvalSet(DATASET_ID, "reason2")
-    for cat, family in CATEGORIES.items():
-        for diff in _lib.DIFFICULTIES:
-            for _ in range(PER_CELL):
-                K.retry(lambda: family(S, rng, diff, cat))
+    K.fill(S, random.Random(SEED), CATEGORIES, PER_CELL)
     return S
 
 
