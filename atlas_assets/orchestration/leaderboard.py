@@ -156,14 +156,17 @@ class LeaderboardConfig(dg.Config):
 
 
 def _progress_logger(context: dg.AssetExecutionContext, every_seconds: float = 15.0):
-    """A `progress(label, done, total)` callback: logs each new stage, then at most every N s."""
-    state: dict[str, Any] = {"label": None, "at": 0.0}
+    """A `progress(label, done, total)` callback: logs each new stage once, then at most one
+    line every N s (categories are fitted side by side, so stages interleave)."""
+    seen: set[str] = set()
+    state: dict[str, float] = {"at": 0.0}
 
     def progress(label: str, done: int, total: int) -> None:
         now = time.monotonic()
-        if label != state["label"] or now - state["at"] >= every_seconds:
+        if label not in seen or now - state["at"] >= every_seconds:
             context.log.debug(f"{label}: {done}/{total}")
-            state["label"], state["at"] = label, now
+            seen.add(label)
+            state["at"] = now
 
     return progress
 

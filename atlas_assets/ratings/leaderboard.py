@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.dump import read_dump
@@ -53,17 +56,20 @@ def round4(value: float) -> float:
 
 
 def build_document(dump: Dump, params: ComputeParams, progress: Progress | None = None) -> dict[str, Any]:
-    """The leaderboard as a JSON-ready dict of rounded values (spec section 6)."""
-    categories = []
-    voted = [
+    """The leaderboard as a JSON-ready dict of rounded values (spec section 6).
+
+    Categories are fitted side by side, one thread each up to the CPU count: each has its
+    own random stream and its own single-threaded solves (BLAS is held at one thread for
+    the whole section, so no fit's rounding depends on another's timing), and the results
+    are placed in slug order, so the bytes do not depend on the number of threads."""
+    voted = sorted(
         (slug, index)
         for index, slug in enumerate(dump.header.categories)
         if np.any(dump.category == index)
-    ]
-    for position, (slug, index) in enumerate(sorted(voted)):
-        if progress:
-            progress(f"fitting {slug}", position, len(voted))
-        categories.append(_category_section(dump, slug, index, params, progress))
+    )
+    workers = max(1, min(len(voted), os.cpu_count() or 1))
+    with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
+        categories = list(pool.map(lambda item: _category_section(dump, *item, params, progress), voted))
     if progress:
         progress("fitting", len(voted), len(voted))
     return {

@@ -80,3 +80,17 @@ def test_category_streams_depend_on_seed_and_slug_only():
 def test_params_reject_negative_values(field):
     with pytest.raises(ValueError, match=field.replace("_", "-")):
         ComputeParams(**{field: -1})
+
+
+def test_bytes_do_not_depend_on_how_many_categories_are_fitted_at_once(tmp_path, monkeypatch):
+    """Categories are fitted in parallel threads; one thread or four give the same file."""
+    from atlas_assets.ratings import leaderboard, sample
+
+    sample.generate_dump(tmp_path, n_votes=3000, n_models=14, seed=11)
+    params = ComputeParams(bootstrap_rounds=20)
+    outputs = {}
+    for cpus in (1, 4):
+        monkeypatch.setattr(leaderboard.os, "cpu_count", lambda cpus=cpus: cpus)
+        outputs[cpus] = leaderboard.compute_leaderboard(tmp_path / "battles.jsonl", tmp_path / "votes.jsonl", params)
+    assert len(json.loads(outputs[1])["categories"]) >= 3
+    assert outputs[1] == outputs[4]
