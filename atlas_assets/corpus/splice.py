@@ -45,7 +45,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple, Sequence
 
-__all__ = ["JS_BUILTINS", "Splice", "find_splices", "inject_splice", "js_tokens"]
+__all__ = ["JS_BUILTINS", "Splice", "find_splices", "inject_splice", "js_tokens", "without_prose"]
 
 MIN_FRAGMENT = 3  # shortest fragment of a two-sided weld
 MIN_TRUNCATED = 4  # shortest truncated name
@@ -1242,6 +1242,23 @@ def _number_problem(text: str) -> str | None:
     return None
 
 
+_PROSE_LINE_RE = re.compile(
+    r"""^[ \t]*(?:
+      \#{1,6}[ \t].*                                        # a markdown heading
+    | (?:[-*+][ \t]+|\d+[.)][ \t]+)?[A-Z][\w'’-]*(?:,?[ \t][\w'’-]+){2,}[.:!?]?   # a sentence or list item
+    )[ \t]*$""",
+    re.M | re.X,
+)
+
+
+def without_prose(code: str) -> str:
+    """`code` with the lines of natural language a model wrote around it blanked (a
+    preamble, a heading, a closing remark): a capitalised run of three or more plain words,
+    optionally a list item, ending in at most one . : ! or ?. No line of JavaScript has that
+    shape (adjacent words are a syntax error), so no code is lost; line numbers are kept."""
+    return _PROSE_LINE_RE.sub("", code)
+
+
 def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     """Every spliced token of a JavaScript module; empty when the generation is intact.
 
@@ -1304,7 +1321,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     ``1__000``, ``5e310``, ``0.``, ``2.10``); a once-used, non-round integer of >= 4 digits
     that splits into a prefix and a suffix of the output's other integers (``1500250``).
     """
-    tokens = js_tokens(code)
+    tokens = js_tokens(without_prose(code))
     pairs = _pairs(tokens)
     roles = _analyse(tokens)
     context = set(context_identifiers)

@@ -425,6 +425,13 @@ export const summary = (items) => items.length > 0 ? label : `${items.length}`
     assert find_splices(code, ["loadCustomers"]) == []
 
 
+def test_prose_around_the_module_is_not_judged_but_a_weld_in_the_code_is():
+    reply = "Here is the module you asked for:\n\n" + STRUCTURE_BASE + "\n## Notes\n- It exports one function, built from the imports.\nHope this helps!\n"
+    assert find_splices(reply, STRUCTURE_CONTEXT) == []
+    damaged = reply.replace("LABELS.warn :", "LABELS.warnTable :")
+    assert [s.token for s in find_splices(damaged, STRUCTURE_CONTEXT)] == ["warnTable"]
+
+
 @pytest.fixture(scope="module")
 def splice_measurement():
     spec = importlib.util.spec_from_file_location("_g2_splice_bench", ROOT.parent / "bench" / "splice_bench.py")
