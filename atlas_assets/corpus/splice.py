@@ -126,7 +126,7 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
     contains replaceWith isSafeInteger parse stringify fromAsync hasOwn findLastIndex
     format trimLeft trimRight replaceChildren formatRangeToParts toLocaleUpperCase
     toLocaleLowerCase getUTCMilliseconds toWellFormed isWellFormed
-    Function DOMException TransformStream ReadableStream WritableStream CompressionStream
+    Function DOMException CustomEvent ErrorEvent MessageEvent TransformStream ReadableStream WritableStream CompressionStream
     DecompressionStream BroadcastChannel MessageChannel MessagePort EventEmitter
     alloc allocUnsafe isBuffer compare platform arch pid ppid version versions hrtime bigint
     memoryUsage uptime getuid getgid geteuid kill emitWarning exitCode on once off emit

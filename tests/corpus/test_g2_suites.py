@@ -425,6 +425,225 @@ export const summary = (items) => items.length > 0 ? label : `${items.length}`
     assert find_splices(code, ["loadCustomers"]) == []
 
 
+MODERN_MODULES = [
+    (
+        ["loadStock", "saveStock", "StockError", "formatQuantity", "formatMoney", "record", "quantity"],
+        """// Inventory reconciliation module written against the project's store and formatters.
+import { loadStock, saveStock, StockError } from './stock.js';
+import { formatQuantity, formatMoney as money } from './format.js';
+import * as audit from './audit.js';
+
+const DEFAULT_OPTIONS = Object.freeze({ tolerance: 0.005, currency: 'EUR', maxRetries: 3 });
+const SKU_PATTERN = /^[A-Z]{3}-\\d{4}(?:\\/[a-z]+)?$/u;
+
+export class Reconciler extends EventTarget {
+  #cache = new Map();
+  static #instances = 0;
+  static {
+    Reconciler.#instances = 0;
+  }
+
+  constructor(store, options = {}) {
+    super();
+    this.store = store;
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+    Reconciler.#instances += 1;
+  }
+
+  get size() {
+    return this.#cache.size;
+  }
+
+  set tolerance(value) {
+    if (!Number.isFinite(value) || value < 0) throw new RangeError(`bad tolerance: ${value}`);
+    this.options = { ...this.options, tolerance: value };
+  }
+
+  #key({ sku, warehouse = 'main' }) {
+    return `${warehouse}/${sku}`;
+  }
+
+  async *differences(counts) {
+    for await (const batch of counts) {
+      for (const { sku, counted, warehouse } of batch) {
+        if (!SKU_PATTERN.test(sku)) {
+          this.dispatchEvent(new CustomEvent('invalid', { detail: { sku } }));
+          continue;
+        }
+        const expected = this.#cache.get(this.#key({ sku, warehouse })) ?? (await loadStock(sku))?.quantity ?? 0;
+        const delta = counted - expected;
+        if (Math.abs(delta) / Math.max(1, expected) > this.options.tolerance) {
+          yield { sku, warehouse, expected, counted, delta, label: formatQuantity(delta) };
+        }
+      }
+    }
+  }
+
+  async apply(changes, { dryRun = false } = {}) {
+    let applied = 0, failed = 0;
+    outer: for (const change of changes) {
+      for (let attempt = 1; attempt <= this.options.maxRetries; attempt++) {
+        try {
+          if (!dryRun) await saveStock(change.sku, change.counted);
+          this.#cache.set(this.#key(change), change.counted);
+          applied++;
+          continue outer;
+        } catch (error) {
+          if (!(error instanceof StockError) || attempt === this.options.maxRetries) {
+            failed++;
+            audit.record?.('reconcile-failed', { sku: change.sku, reason: error.message });
+            continue outer;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 100));
+        }
+      }
+    }
+    return { applied, failed, total: money(applied * 0.5, this.options.currency) };
+  }
+}
+
+export const summarise = (rows) =>
+  rows.reduce(
+    (acc, { delta }) => ({ ...acc, up: acc.up + (delta > 0), down: acc.down + (delta < 0) }),
+    { up: 0, down: 0 },
+  );
+
+export default Reconciler;
+""",
+    ),
+    (
+        ["parseRoute", "ROUTE_KINDS", "unknown", "kind", "name"],
+        """import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parseRoute, ROUTE_KINDS } from './routes.js'
+
+const cache = new WeakMap()
+let lastRun = null
+
+function debounce(fn, wait = 50) {
+  let timer
+  return (...args) => {
+    clearTimeout(timer)
+    timer = setTimeout(() => fn(...args), wait)
+  }
+}
+
+export async function loadRoutes(dir, { encoding = 'utf8', filter = () => true } = {}) {
+  const file = path.join(dir, 'routes.json')
+  const text = await readFile(file, encoding)
+  const routes = JSON.parse(text, (key, value) => (key === 'since' ? new Date(value) : value))
+  const result = routes.filter(filter).map((raw, index) => {
+    const route = parseRoute(raw)
+    const kind = ROUTE_KINDS[route.kind] ?? ROUTE_KINDS.unknown
+    return { index, ...route, kind, slug: route.name.toLowerCase().replace(/\\s+/g, '-') }
+  })
+  lastRun = Date.now()
+  cache.set(result, { file, loadedAt: lastRun })
+  return result
+}
+
+export function groupByKind(routes) {
+  const groups = Object.groupBy ? Object.groupBy(routes, (r) => r.kind) : {}
+  for (const [kind, list] of Object.entries(groups)) {
+    groups[kind] = list.toSorted((a, b) => a.slug.localeCompare(b.slug))
+  }
+  return groups
+}
+
+export const onChange = debounce((routes) => {
+  const counts = new Map()
+  for (const { kind } of routes) counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  const ratio = routes.length ? counts.size / routes.length : 0
+  const share = ratio > 0.5 ? 'high' : ratio > 0.25 ? 'medium' : 'low'
+  console.info(`routes: ${routes.length} (${share}) at ${new Date(lastRun ?? 0).toISOString()}`)
+  return { counts, ratio, share, hex: 0xff_ff, big: 12_345n, tiny: 1e-9, half: .5 }
+}, 25)
+""",
+    ),
+    (
+        ["fetchSchedule", "STOP_TYPES", "regular", "express", "request", "rows", "meta", "offlineSchedule"],
+        """/**
+ * Timetable helpers built on the project's schedule store.
+ * @module timetable
+ */
+import { fetchSchedule, STOP_TYPES } from './schedule.js';
+export { fetchSchedule as getSchedule };
+export * from './clock.js';
+
+const here = new URL('.', import.meta.url);
+const sql = (strings, ...values) => strings.reduce((acc, part, i) => acc + part + (i < values.length ? `$${i + 1}` : ''), '');
+
+export class Timetable {
+  static fromRows(rows, { zone = 'UTC', limit = rows.length } = {}) {
+    const table = new Timetable(zone);
+    for (const row of rows.slice(0, limit)) table.add(row);
+    return table;
+  }
+
+  constructor(zone) {
+    if (!new.target) throw new TypeError('use new');
+    this.zone = zone;
+    this.entries = [];
+  }
+
+  add({ stop, at, type = STOP_TYPES.regular }) {
+    this.entries.push({ stop, at: new Date(at), type });
+    return this;
+  }
+
+  *[Symbol.iterator]() {
+    yield* this.entries.toSorted((a, b) => a.at - b.at);
+  }
+
+  describe(entry) {
+    switch (entry.type) {
+      case STOP_TYPES.express:
+        return `${entry.stop} (express)`;
+      case STOP_TYPES.request: {
+        const note = entry.stop.length > 12 ? 'long' : 'short';
+        return `${entry.stop} on request, ${note}`;
+      }
+      default:
+        return entry.stop;
+    }
+  }
+}
+
+export async function nextDepartures(line, count = 3, now = Date.now()) {
+  let schedule;
+  try {
+    schedule = await fetchSchedule(line);
+  } catch {
+    const { offlineSchedule } = await import('./offline.js');
+    schedule = offlineSchedule(line);
+  } finally {
+    console.debug(sql`select * from stops where line = ${line}`, here.href);
+  }
+  schedule.meta ??= {};
+  schedule.meta.requested = (schedule.meta.requested ?? 0) + 1;
+  const upcoming = [];
+  search: for (const entry of Timetable.fromRows(schedule.rows)) {
+    if (entry.at.getTime() < now) continue;
+    upcoming.push(entry);
+    if (upcoming.length >= count) break search;
+  }
+  const spread = upcoming.length > 1 ? (upcoming.at(-1).at - upcoming[0].at) / 60_000 : 0;
+  return { line, upcoming, spread: spread ** 1, weights: [1, , 3].map((w) => w ?? 0) };
+}
+""",
+    ),
+]
+
+
+@pytest.mark.parametrize("context, code", MODERN_MODULES)
+def test_modern_syntax_is_clean(context, code):
+    """Private and static members, static blocks, async generators, for await, labels,
+    getters/setters, regex, template and tagged-template literals, numeric separators,
+    package imports, re-exports, import.meta, new.target, optional catch binding, array
+    holes, dynamic import."""
+    assert find_splices(code, context) == []
+
+
 def test_prose_around_the_module_is_not_judged_but_a_weld_in_the_code_is():
     reply = "Here is the module you asked for:\n\n" + STRUCTURE_BASE + "\n## Notes\n- It exports one function, built from the imports.\nHope this helps!\n"
     assert find_splices(reply, STRUCTURE_CONTEXT) == []
