@@ -612,10 +612,15 @@ def test_split_reads_report_exact_lines(tmp_path):
         assert "first on line 151" in caught.value.message
 
 
+def _task_children(task: str) -> list[str]:
+    try:
+        return Path(f"/proc/self/task/{task}/children").read_text().split()
+    except FileNotFoundError:  # the thread ended between listing and reading
+        return []
+
+
 def _process_state() -> dict[str, set]:
-    children = {
-        pid for task in os.listdir("/proc/self/task") for pid in Path(f"/proc/self/task/{task}/children").read_text().split()
-    }
+    children = {pid for task in os.listdir("/proc/self/task") for pid in _task_children(task)}
     return {
         "fds": set(os.listdir("/proc/self/fd")),
         "children": children | {p.pid for p in multiprocessing.active_children()},
