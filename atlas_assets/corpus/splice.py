@@ -5,9 +5,10 @@ Standard library only, so a dataset generator or a bench can import it by path.
 A *splice* is a token welded together from two fragments, the visible symptom of a
 serving defect that corrupts roughly one token in several thousand: the token stream
 jumps to another position (a KV-cache block or a batch neighbour mixed in), or a token is
-repeated or lost at a streaming chunk boundary. On a JavaScript module (strings, template
-text, comments and regular-expression literals are skipped) this module reports
-identifiers and numbers that such damage produced.
+repeated or lost at a streaming chunk boundary. On a JavaScript module this module
+reports identifiers and numbers that such damage produced (the contents of strings,
+template text, comments and regular-expression literals are not judged, nor are lines of
+prose a model wrote around the module).
 
 How a token is judged depends on its *role*, read from the module's structure (brace
 context: class body, object literal, block; parameter lists; import clauses):
