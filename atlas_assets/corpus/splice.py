@@ -139,11 +139,7 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
 )
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_NUMBER_RE = re.compile(
-    r"0[xX][0-9a-fA-F_]+n?|0[oO][0-7_]+n?|0[bB][01_]+n?|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?n?"
-)
 _PUNCT_BEFORE_REGEX = frozenset("( , = : [ ! & | ? { } ; + - * % < > ~ ^".split()) | {"=>", "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"}
-_DECL_KEYWORDS = frozenset({"function", "class", "const", "let", "var", "as", "extends"})
 
 
 class Token(NamedTuple):
@@ -509,12 +505,6 @@ def _declarator_lists(tokens: Sequence[Token], role: dict[int, str], local: set[
                     if enclosing[k] is not None:
                         local.add(j + 1)
             j += 1
-
-
-def _declared(tokens: Sequence[Token]) -> set[str]:
-    """Names the output declares (bindings, parameters, imports, functions, classes,
-    methods, class fields) -- object keys excluded."""
-    return _analyse(tokens).names(tokens, "decl")
 
 
 _FIRST_WORD_RE = re.compile(r"[a-z]{2,}(?=[A-Z])")
