@@ -1226,8 +1226,17 @@ def _number_problem(text: str) -> str | None:
     if "_" in text and (_BAD_HEX_SEPARATOR if text[:2] in ("0x", "0X") else _BAD_SEPARATOR).match(text):
         return "misplaced numeric separator"
     integer = text[2:].rstrip("n") if text[:2] in ("0x", "0X") else re.split(r"[.eEn]", re.sub(r"^0[oObB]", "", text))[0]
-    if len({len(group) for group in integer.split("_")[1:]}) > 1:
-        return "digit groups of different sizes (86_400400_000)"
+    sizes = {len(group) for group in integer.split("_")[1:]}
+    if len(sizes) > 1:
+        return "digit groups of different sizes"
+    if sizes and text[:2] not in ("0x", "0X", "0b", "0B", "0o", "0O") and not sizes <= {3, 4}:
+        return "decimal digits grouped other than by three or four"
+    if re.fullmatch(r"[\d_.]+[eE][+-]?\d+", text) and re.search(r"[1-9]", text.split("e")[0].split("E")[0]):
+        try:
+            if float(text.replace("_", "")) == 0.0:
+                return "underflows to zero"
+        except ValueError:
+            pass
     if text.endswith("n") and not re.fullmatch(r"(?:0[xXoObB][\da-fA-F_]+|0|[1-9][\d_]*)n", text):
         return "not a valid BigInt literal"
     return None
@@ -1309,7 +1318,8 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     Numbers: a literal running into identifier characters (``1500ms``) or following an
     identifier, number or closing bracket with no space (``item.47``, ``0.85.25``); one
     that is not valid strict-mode JavaScript or not one a programmer writes (``0730``,
-    ``1__000``, ``5e310``, ``0.``, ``2.10``); a once-used, non-round integer of >= 4 digits
+    ``1__000``, ``5e310``, ``0.``, ``2.10``, digit groups of mixed or odd sizes such as
+    ``86_400400_000`` and ``65_53519``, ``1e-960`` which underflows to zero); a once-used, non-round integer of >= 4 digits
     that splits into a prefix and a suffix of the output's other integers (``1500250``).
     """
     tokens = js_tokens(without_prose(code))
