@@ -124,33 +124,32 @@ def real_code(root: Path) -> dict:
     }
 
 
+def _rates(table: dict[str, tuple[int, int]]) -> dict:
+    return {key: {"detected": d, "total": t, "rate": round(d / t, 4) if t else None} for key, (d, t) in table.items()}
+
+
+def _view(m: SC.Measurement, corpus: SC.Corpus, by: str) -> dict:
+    return {
+        "spliced": m.spliced,
+        "detected": m.detected,
+        "detection_rate": round(m.detection_rate, 4),
+        by: _rates(m.by_kind),
+        "by_subkind": _rates(m.by_subkind),
+        "invisible_draws_redrawn": corpus.invisible_draws,
+        "misses": m.misses,
+    }
+
+
 def report(mixed: SC.Corpus, kinds: SC.Corpus) -> dict:
     m = SC.measure(mixed, keep_misses=30)
     k = SC.measure(kinds, keep_misses=30)
-    rate = lambda d, t: round(d / t, 4) if t else None  # noqa: E731
     return {
         "intact_outputs": m.intact,
         "false_positives": m.false_positives,
         "false_positive_rate": round(m.false_positive_rate, 4),
         "false_positive_examples": m.fp_examples,
-        "mix": {
-            "spliced": m.spliced,
-            "detected": m.detected,
-            "detection_rate": round(m.detection_rate, 4),
-            "by_mechanism": {key: {"detected": d, "total": t, "rate": rate(d, t)} for key, (d, t) in m.by_kind.items()},
-            "by_subkind": {key: {"detected": d, "total": t, "rate": rate(d, t)} for key, (d, t) in m.by_subkind.items()},
-            "invisible_draws_redrawn": mixed.invisible_draws,
-            "misses": m.misses,
-        },
-        "kinds": {
-            "spliced": k.spliced,
-            "detected": k.detected,
-            "detection_rate": round(k.detection_rate, 4),
-            "by_kind": {key: {"detected": d, "total": t, "rate": rate(d, t)} for key, (d, t) in k.by_kind.items()},
-            "by_subkind": {key: {"detected": d, "total": t, "rate": rate(d, t)} for key, (d, t) in k.by_subkind.items()},
-            "invisible_draws_redrawn": kinds.invisible_draws,
-            "misses": k.misses,
-        },
+        "mix": _view(m, mixed, "by_mechanism"),
+        "kinds": _view(k, kinds, "by_kind"),
         "targets": {
             "detection": TARGET_DETECTION,
             "false_positive_rate": TARGET_FALSE_POSITIVES,

@@ -46,7 +46,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple, Sequence
 
-__all__ = ["JS_BUILTINS", "Splice", "find_splices", "inject_splice", "js_tokens", "without_prose"]
+__all__ = ["IDENTIFIER_RE", "JS_BUILTINS", "Splice", "find_splices", "inject_splice", "js_tokens", "without_prose"]
 
 MIN_FRAGMENT = 3  # shortest fragment of a two-sided weld
 MIN_TRUNCATED = 4  # shortest truncated name
@@ -138,7 +138,7 @@ JS_BUILTINS = JS_KEYWORDS | frozenset(
     """.split()
 )
 
-_IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # a whole JavaScript identifier (ASCII)
 _PUNCT_BEFORE_REGEX = frozenset("( , = : [ ! & | ? { } ; + - * % < > ~ ^".split()) | {"=>", "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"}
 
 
@@ -147,6 +147,7 @@ class Token(NamedTuple):
     text: str
     line: int
     glued: bool = False  # no whitespace or comment between it and the token before
+    start: int = -1  # offset in the source
 
 
 @dataclass(frozen=True)
@@ -229,19 +230,19 @@ def js_tokens(code: str) -> list[Token]:
         if kind == "comment":
             i = m.end()
         elif kind == "string":
-            append(Token("string", m.group(kind), line_of(i)))
+            append(Token("string", m.group(kind), line_of(i), False, i))
             i = last_end = m.end()
         elif kind == "ident":
-            append(Token("ident", m.group(kind), line_of(i), glued))
+            append(Token("ident", m.group(kind), line_of(i), glued, i))
             i = last_end = m.end()
         elif kind == "number":
-            append(Token("bad-number" if m.group("welded") else "number", code[i : m.end()], line_of(i), glued))
+            append(Token("bad-number" if m.group("welded") else "number", code[i : m.end()], line_of(i), glued, i))
             i = last_end = m.end()
         elif kind == "tick":
-            append(Token("punct", "`", line_of(i)))  # template text: a boundary, not a token
+            append(Token("punct", "`", line_of(i), False, i))  # template text: a boundary, not a token
             i = template(i + 1)
         elif kind == "arrow":
-            append(Token("punct", "=>", line_of(i), glued))
+            append(Token("punct", "=>", line_of(i), glued, i))
             i = last_end = m.end()
         elif kind == "end":
             break
@@ -249,17 +250,17 @@ def js_tokens(code: str) -> list[Token]:
             c = m.group(kind)
             if c == "/" and (not tokens or tokens[-1].text in _PUNCT_BEFORE_REGEX):
                 r = _REGEX_LITERAL_RE.match(code, i)
-                append(Token("punct", "/regex/", line_of(i)))
+                append(Token("punct", "/regex/", line_of(i), False, i))
                 i = r.end() if r and r.end() > i + 1 else i + 1
                 continue
             if c == "{":
                 brace_stack.append("{")
             elif c == "}" and brace_stack:
                 if brace_stack.pop() == "`":
-                    append(Token("punct", "`", line_of(i)))
+                    append(Token("punct", "`", line_of(i), False, i))
                     i = template(i + 1)
                     continue
-            append(Token("punct", c, line_of(i), glued))
+            append(Token("punct", c, line_of(i), glued, i))
             i += 1
             last_end = i
     return tokens
@@ -330,9 +331,8 @@ def _brace_kinds(tokens: Sequence[Token], pairs: dict[int, int]) -> dict[int, st
     return kinds
 
 
-def _analyse(tokens: Sequence[Token]) -> _Roles:
+def _analyse(tokens: Sequence[Token], pairs: dict[int, int]) -> _Roles:
     n = len(tokens)
-    pairs = _pairs(tokens)
     kinds = _brace_kinds(tokens, pairs)
     role: dict[int, str] = {}
     local: set[int] = set()
@@ -527,7 +527,7 @@ class _Affixes:
         self.word_pre: dict[str, int] = dict(base.word_pre) if base else {}  # prefixes that end where a word of the name ends
         self.hump_suf: dict[str, int] = dict(base.hump_suf) if base else {}  # suffixes from a camelCase hump (Zone of timeZone)
         self.mid_suf: set[str] = set(base.mid_suf) if base else set()  # lower-case suffixes cut inside a word (ructor)
-        self.first_words: dict[str, tuple[str, ...]] = dict(base.first_words) if base else {}  # by -> (byObserver, ...)
+        self.first_words: set[str] = set(base.first_words) if base else set()  # first camelCase words (by of byObserver)
         self.words: set[str] = set(base.words) if base else set()  # camelCase words of the names, lower-cased
         self.caps: set[str] = set(base.caps) if base else set()  # words of CONSTANT_NAMES, lower-cased
         for name in names - base.whole if base else names:
@@ -550,7 +550,7 @@ class _Affixes:
                 self.mid_suf.add(name[cut:])
         first = _FIRST_WORD_RE.match(name)
         if first:
-            self.first_words[first.group()] = self.first_words.get(first.group(), ()) + (name,)
+            self.first_words.add(first.group())
         if _CONSTANT_RE.fullmatch(name):
             self.caps.update(w.lower() for w in name.split("_") if len(w) >= MIN_FRAGMENT)
         else:
@@ -906,8 +906,7 @@ def _lower_function_name(token: str, affixes: "_Affixes") -> tuple[str, str] | N
     tail = m.group()
     for cut in range(2, len(tail) - 2):
         a, b = token[: start + cut], tail[cut:]
-        head_ok = a in affixes.whole or any(n.startswith(a) and n[len(a)].isupper() for n in affixes.first_words.get(a, ()))
-        if head_ok and (b in affixes.whole or b in affixes.words or b in JS_KEYWORDS):
+        if (a in affixes.whole or a in affixes.first_words) and (b in affixes.whole or b in affixes.words or b in JS_KEYWORDS):
             return a, b
     return None
 
@@ -1324,7 +1323,7 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     """
     tokens = js_tokens(without_prose(code))
     pairs = _pairs(tokens)
-    roles = _analyse(tokens)
+    roles = _analyse(tokens, pairs)
     context = set(context_identifiers)
     counts: dict[str, int] = {}
     number_counts: dict[str, int] = {}
@@ -1479,7 +1478,7 @@ def inject_splice(code: str, context_identifiers: Sequence[str], rng: random.Ran
         a = victim.text[: rng.randint(MIN_FRAGMENT, len(victim.text) - MIN_FRAGMENT)]
         b = donor[rng.randint(MIN_FRAGMENT, len(donor) - MIN_FRAGMENT) :]
         welded = a + b
-        if welded == victim.text or not _IDENT_RE.fullmatch(welded):
+        if welded == victim.text or not IDENTIFIER_RE.fullmatch(welded):
             continue
         pattern = re.compile(r"(?<![A-Za-z0-9_$])" + re.escape(victim.text) + r"(?![A-Za-z0-9_$])")
         matches = [m for m in pattern.finditer(code)]

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from atlas_assets.corpus.splice import JS_BUILTINS, find_splices
+from atlas_assets.corpus.splice import IDENTIFIER_RE, JS_BUILTINS, find_splices, js_tokens
 
 __all__ = ["Case", "Corpus", "Measurement", "code_words", "make_cases", "measure", "subword_pieces"]
 
@@ -104,7 +104,6 @@ class Measurement:
 # --- approximate sub-word tokens ---------------------------------------------------------------
 
 _IDENT_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|_+|\$")
-_NUMBER_PIECE = re.compile(r"0[xXoObB]|[0-9a-fA-F]{1,3}(?<=[0-9a-fA-F])|[eE][+-]?|\.|_|n$|\d{1,3}")
 
 
 def subword_pieces(word: str) -> list[str]:
@@ -145,68 +144,14 @@ def _number_pieces(word: str) -> list[str]:
 
 # --- code positions --------------------------------------------------------------------------
 
-_SCAN = re.compile(
-    r"""(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))|(?P<str>'(?:[^'\\\n]|\\.)*'?|"(?:[^"\\\n]|\\.)*"?)|(?P<tick>`)"""
-    r"""|(?P<number>(?:0[xXoObB][0-9a-fA-F_]+|\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)n?)"""
-    r"""|(?P<ident>[A-Za-z_$][\w$]*)|(?P<other>.)""",
-    re.S,
-)
-_TEMPLATE_TEXT = re.compile(r"(?:[^`\\$]|\\.|\$(?!\{))*", re.S)
-_REGEX_BEFORE = set("(,=:[!&|?{};") | {"return", "typeof", "case"}
-
-
 def code_words(text: str) -> list[Word]:
-    """Identifiers and numbers of JavaScript code, with offsets; strings, comments, regex
-    literals and template text are skipped (${...} expressions are code)."""
-    words: list[Word] = []
-    stack: list[str] = []
-    last = ""
-    i, n = 0, len(text)
-    while i < n:
-        m = _SCAN.match(text, i)
-        kind = m.lastgroup
-        token = m.group()
-        if kind in ("comment", "str"):
-            i = m.end()
-            continue
-        if kind == "tick":
-            j = _TEMPLATE_TEXT.match(text, i + 1).end()
-            if j < n and text[j] == "$":
-                stack.append("`")
-                i = j + 2
-            else:
-                i = j + 1
-            last = "`"
-            continue
-        if kind == "number":
-            words.append(Word(m.start(), m.end(), token, "number"))
-        elif kind == "ident":
-            words.append(Word(m.start(), m.end(), token, "ident"))
-        elif kind == "other":
-            if token.isspace():
-                i = m.end()
-                continue
-            if token == "/" and (last in _REGEX_BEFORE or not last):
-                r = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*").match(text, i)
-                if r:
-                    i = r.end()
-                    last = "regex"
-                    continue
-            if token == "{":
-                stack.append("{")
-            elif token == "}" and stack:
-                if stack.pop() == "`":
-                    j = _TEMPLATE_TEXT.match(text, i + 1).end()
-                    if j < n and text[j] == "$":
-                        stack.append("`")
-                        i = j + 2
-                    else:
-                        i = j + 1
-                    last = "`"
-                    continue
-        last = token
-        i = m.end()
-    return words
+    """Identifiers and numbers of JavaScript code, with offsets: the words `js_tokens`
+    reads (strings, comments, regex literals and template text are not code)."""
+    return [
+        Word(t.start, t.start + len(t.text), t.text, "ident" if t.kind == "ident" else "number")
+        for t in js_tokens(text)
+        if t.kind in ("ident", "number", "bad-number")
+    ]
 
 
 # --- drawing splices -----------------------------------------------------------------------------
@@ -218,10 +163,6 @@ def _same_value(a: str, b: str) -> bool:
         return float(a.replace("_", "")) == float(b.replace("_", ""))
     except ValueError:
         return False
-
-
-def _valid_identifier(token: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z_$][\w$]*", token))
 
 
 def make_cases(
@@ -286,7 +227,7 @@ def make_cases(
                 token = weld(w.text, donor)
                 dkind = "number" if donor[:1].isdigit() or donor[:1] == "." else "ident"
                 subkind = f"{w.kind}+{dkind}/{source}"
-                if w.kind == "ident" and not _valid_identifier(token):
+                if w.kind == "ident" and not IDENTIFIER_RE.fullmatch(token):
                     continue
                 offset, spliced = w.start, place(w, token)
             elif mechanism == "dup":
