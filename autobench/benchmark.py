@@ -118,8 +118,8 @@ async def _run_cells(name: str, spec: files.BenchmarkSpec, dataset: files.Datase
     for variant, config in spec.variants.items():
         vsha = variant_sha256(config)
         for case in dataset.cases:
-            csha = case.metadata.get("generation", {}).get("case_sha256") if isinstance(case.metadata.get("generation"), dict) else None
-            csha = csha or files.case_sha256(case)
+            meta = case.metadata.get("generation")
+            csha = (meta.get("case_sha256") if isinstance(meta, dict) else None) or files.case_sha256(case)
             key = (dataset.sha256, variant, vsha, case.id, csha)
             if key not in done:
                 todo.append((variant, config, vsha, case, csha))
@@ -180,11 +180,13 @@ def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[Vari
 
 
 def run_benchmark(
-    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None, progress: TextIO | None = None
+    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None, progress: TextIO | None = None,
+    dataset: files.DatasetBody | None = None,
 ) -> list[VariantSummary]:
+    """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here)."""
     from autobench.cli import load_callable
 
-    dataset = verified_dataset(spec, base)  # refused before anything runs
+    dataset = dataset if dataset is not None else verified_dataset(spec, base)  # refused before anything runs
     fn = load_callable(spec.run.python, search=(base,))
     results = results_dir / name / "results.jsonl"
     asyncio.run(_run_cells(name, spec, dataset, fn, results, progress))
@@ -211,7 +213,9 @@ def run_benchmark_file(
     if unknown:
         raise BenchmarkError(f"{path}: no benchmark named {', '.join(unknown)} (have {', '.join(document.benchmark)})")
     # verify every dataset first: one tampered dataset refuses the whole run
-    for name in names:
-        verified_dataset(document.benchmark[name], base)
+    datasets = {name: verified_dataset(document.benchmark[name], base) for name in names}
     results_dir = results_dir or base / ".autobench" / "results"
-    return {name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress) for name in names}
+    return {
+        name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress, dataset=datasets[name])
+        for name in names
+    }

@@ -85,7 +85,7 @@ def _generate(args: argparse.Namespace) -> int:
     except FileExistsError as exc:  # appeared while generating
         print(f"autobench: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    counts = {s: sum(1 for r in result.records if r.status.value == s) for s in ("candidate", "accepted", "rejected")}
+    counts = result.review_counts
     summary = f"{len(result.records)} cases ({counts['candidate']} candidate, {counts['accepted']} accepted, {counts['rejected']} rejected)"
     if not written.complete:
         print(f"incomplete generation: {result.batch.incomplete_reason}", file=sys.stderr)

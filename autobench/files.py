@@ -236,11 +236,6 @@ def schema_ref(document_path: Path, schema_name: str) -> str:
     return (SCHEMA_DIR / schema_name).as_posix()
 
 
-def _where(error: dict[str, Any], root: str) -> str:
-    parts = [root] + [str(p) for p in error["loc"]]
-    return ".".join(parts)
-
-
 def describe(exc: ValidationError, prefix: str = "") -> str:
     lines = []
     for error in exc.errors(include_url=False):
@@ -300,9 +295,7 @@ def load_dataset(path: str | Path) -> DatasetFile:
     for case in document.dataset.cases:
         meta = case.metadata.get("generation")
         if isinstance(meta, dict) and meta.get("case_sha256"):
-            own = {**case.model_dump(mode="json")}
-            own_meta = {k: v for k, v in own["metadata"].items() if k != "generation"}
-            original = case_sha256(Case(id=case.id, input=case.input, expected=case.expected, metadata=own_meta))
-            if original != meta["case_sha256"]:
+            own_meta = {k: v for k, v in case.metadata.items() if k != "generation"}
+            if case_sha256(case.model_copy(update={"metadata": own_meta})) != meta["case_sha256"]:
                 raise DatasetIntegrityError(f"{path}: case {case.id!r} does not match its case_sha256")
     return document

@@ -189,6 +189,11 @@ class GenerationResult(BaseModel):
         return self.batch.complete
 
     @property
+    def review_counts(self) -> dict[str, int]:
+        """How many cases are in each review state (every state present, zero included)."""
+        return {s.value: sum(1 for r in self.records if r.status is s) for s in ReviewStatus}
+
+    @property
     def published_cases(self) -> tuple[Case, ...]:
         return tuple(r.case for r in self.records if r.published)
 
@@ -200,7 +205,6 @@ class GenerationResult(BaseModel):
 
     def manifest(self) -> dict[str, Any]:
         batch, request = self.batch, self.request
-        counts = {s.value: sum(1 for r in self.records if r.status is s) for s in ReviewStatus}
         body = files.ManifestBody(
             status="complete" if batch.complete else "incomplete",
             incomplete_reason=batch.incomplete_reason,
@@ -224,7 +228,7 @@ class GenerationResult(BaseModel):
             usage=batch.usage,
             cost=batch.cost,
             timestamps=files.ManifestTimestamps(started_at=_iso(self.started_at), finished_at=_iso(self.finished_at)),
-            review_counts=counts,
+            review_counts=self.review_counts,
             cases=[
                 files.ManifestCase(
                     id=r.case.id, sha256=r.sha256, status=r.status, reason=r.reason, reviewer=r.reviewer, published=r.published, case=r.case
@@ -247,6 +251,10 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def _is_async(generator: CaseGenerator) -> bool:
+    return inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None))
+
+
 def _check_batch(batch: Any, generator_id: str) -> GeneratedCaseBatch:
     if not isinstance(batch, GeneratedCaseBatch):
         raise TypeError(f"generator {generator_id} returned {type(batch).__name__}, expected GeneratedCaseBatch")
@@ -260,7 +268,7 @@ async def generate_dataset(
     runs in a worker thread so it does not block the event loop. Exceptions propagate:
     an exception is a failed generation, never a partial result."""
     started = _now()
-    if inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None)):
+    if _is_async(generator):
         batch = await generator(request)
     else:
         batch = await asyncio.to_thread(generator, request)
@@ -283,7 +291,7 @@ def generate_dataset_sync(
         pass
     else:
         raise RuntimeError("generate_dataset_sync called inside a running event loop; use `await generate_dataset(...)`")
-    if inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None)):
+    if _is_async(generator):
         return asyncio.run(generate_dataset(generator, request, generator_id=generator_id, dataset_id=dataset_id, version=version))
     started = _now()
     batch = generator(request)

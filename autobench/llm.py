@@ -153,6 +153,7 @@ async def _generate(
     contents: set[str] = set()
     usage_in = usage_out = requests = invalid = duplicates = 0
     retry = RetryPolicy(max_retries=2, backoff_s=0.2, backoff_max_s=2.0)
+    system = system_prompt(settings, request)
     async with EngineClient(base_url, api_key=api_key, concurrency=1, timeout_s=settings.timeout_s, retry=retry) as client:
         listing = await client.models()
         entries = listing.get("data") or []
@@ -175,7 +176,7 @@ async def _generate(
             body = {
                 "model": model,
                 "messages": [
-                    {"role": "system", "content": system_prompt(settings, request)},
+                    {"role": "system", "content": system},
                     {"role": "user", "content": f"{request.prompt}\n\n(request {requests + 1}; seed {request.seed}; have {len(accepted)} cases)"},
                 ],
                 "temperature": settings.temperature,

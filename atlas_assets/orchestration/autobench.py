@@ -46,7 +46,6 @@ review manifest and dataset partitions stale; a new dataset hash marks the bench
 """
 
 
-import hashlib
 import importlib
 import inspect
 import json
@@ -57,7 +56,7 @@ from typing import Any
 import dagster as dg
 import yaml
 
-from atlas_assets.core.hashing import sha256_file, sha256_json
+from atlas_assets.core.hashing import sha256_bytes, sha256_file, sha256_json
 from atlas_assets.core.storage import ArtifactStore
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource
 from autobench import files
@@ -113,9 +112,9 @@ def load_result(store: ArtifactStore, gid: str) -> GenerationResult:
 def _module_source_hash(spec: str) -> str:
     module_name = spec.split(":", 1)[0]
     try:
-        return hashlib.sha256(inspect.getsource(importlib.import_module(module_name)).encode()).hexdigest()
+        return sha256_bytes(inspect.getsource(importlib.import_module(module_name)).encode())
     except (ImportError, OSError, TypeError):
-        return "unknown-" + hashlib.sha256(spec.encode()).hexdigest()
+        return "unknown-" + sha256_bytes(spec.encode())
 
 
 def generators_code_version(generations: dict[str, GenerationEntry]) -> str:
@@ -142,7 +141,7 @@ def review_problems(manifest: dict[str, Any], result: GenerationResult) -> list[
     except Exception as exc:  # noqa: BLE001 - an unreadable manifest is a failed check
         return [f"manifest does not match its schema: {exc}"]
     problems = []
-    to_publish = [c["id"] for c in (result.dataset or {}).get("cases", [])] if result.dataset else []
+    to_publish = [c["id"] for c in result.dataset.get("cases", [])] if result.dataset else []
     published = set(to_publish)
     for case in body.cases:
         rejected = case.status is ReviewStatus.REJECTED
@@ -220,9 +219,8 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         store = artifact_store.store()
         result = load_result(store, gid)
         stored = store.put_bytes(manifest_path(gid), result.manifest_yaml(), "application/yaml")
-        counts = {s.value: sum(1 for r in result.records if r.status is s) for s in ReviewStatus}
         version = sha256_json([r.model_dump(mode="json") for r in result.records])
-        return dg.MaterializeResult(data_version=dg.DataVersion(version), metadata={**counts, "sha256": version, "uri": stored.uri})
+        return dg.MaterializeResult(data_version=dg.DataVersion(version), metadata={**result.review_counts, "sha256": version, "uri": stored.uri})
 
     @dg.asset_check(asset=MANIFEST_KEY, name="review_projection", blocking=True, partitions_def=partitions_def,
                     description="The stored manifest's rejected cases are absent from the dataset and explained.")

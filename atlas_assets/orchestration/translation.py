@@ -16,7 +16,6 @@ run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<cor
 (No `from __future__ import annotations`: Dagster reads resource annotations.)
 """
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any, Optional
@@ -25,11 +24,12 @@ import dagster as dg
 import orjson
 from pydantic import Field
 
+from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.evals.engines import load_engines
 from atlas_assets.orchestration.resources import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RESOURCES, ArtifactStoreResource
 from atlas_assets.translation import corpora
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
-from atlas_assets.translation.schema import CorpusError, load_corpus, validate_file
+from atlas_assets.translation.schema import CorpusError, LoadedCorpus, validate_file
 
 GROUP = "translation"
 PREFIX = "translation"
@@ -38,10 +38,7 @@ _PKG = Path(__file__).resolve().parents[1] / "translation"
 
 
 def _code_version() -> str:
-    digest = hashlib.sha256()
-    for name in ("schema.py", "prompt.py", "scoring.py", "runs.py"):
-        digest.update((_PKG / name).read_bytes())
-    return digest.hexdigest()[:16]
+    return sha256_bytes(b"".join((_PKG / name).read_bytes() for name in ("schema.py", "prompt.py", "scoring.py", "runs.py")))[:16]
 
 
 def corpus_key(corpus_id: str) -> dg.AssetKey:
@@ -56,13 +53,17 @@ class TranslationResource(dg.ConfigurableResource):
     engines_file: Optional[str] = Field(default=None)
     work_dir: Optional[str] = Field(default=None)
 
-    def corpus_paths(self) -> dict[str, Path]:
+    def valid_corpora(self) -> dict[str, LoadedCorpus]:
+        """Every valid corpus in the folder by dataset id (each file read and validated once)."""
         out = {}
         for path in corpora.discover(self.corpora_dir):
             report = validate_file(path)
-            if report.corpus is not None:
-                out[report.corpus.dataset.id] = path
+            if report.corpus is not None and report.sha256 is not None:
+                out[report.corpus.dataset.id] = LoadedCorpus(path, report.corpus, report.sha256)
         return out
+
+    def corpus_paths(self) -> dict[str, Path]:
+        return {corpus_id: loaded.path for corpus_id, loaded in self.valid_corpora().items()}
 
     def run_dir(self, engine: str, corpus_id: str) -> Path:
         if self.work_dir:
@@ -84,6 +85,7 @@ def _corpus_ids(root: Optional[Path]) -> list[str]:
 def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] = None) -> dg.Definitions:
     engines = sorted(load_engines(engines_file).engines)
     corpus_ids = _corpus_ids(corpora_dir) or ["none"]
+    code_version = _code_version()
     resource = TranslationResource(
         corpora_dir=str(corpora_dir) if corpora_dir else None, engines_file=str(engines_file) if engines_file else None
     )
@@ -91,13 +93,12 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
     def make_source(corpus_id: str) -> dg.SourceAsset:
         @dg.observable_source_asset(key=corpus_key(corpus_id), group_name=GROUP, description=f"Translation corpus {corpus_id}: data version = sha256 of its file.")
         def _observe(context, translation: TranslationResource) -> dg.ObserveResult:
-            path = translation.corpus_paths().get(corpus_id)
-            if path is None:
+            loaded = translation.valid_corpora().get(corpus_id)
+            if loaded is None:
                 raise dg.Failure(f"translation corpus {corpus_id} is missing or invalid (run `atlas translation validate`)")
-            loaded = load_corpus(path)
             return dg.ObserveResult(
                 data_version=dg.DataVersion(loaded.sha256),
-                metadata={"path": dg.MetadataValue.path(str(path)), "version": loaded.version, "entries": len(loaded.corpus.entries)},
+                metadata={"path": dg.MetadataValue.path(str(loaded.path)), "version": loaded.version, "entries": len(loaded.corpus.entries)},
             )
 
         return _observe
@@ -112,7 +113,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         group_name=GROUP,
         partitions_def=partitions,
         deps=[corpus_key(c) for c in corpus_ids],
-        code_version=_code_version(),
+        code_version=code_version,
         kinds={"json"},
         description="One translation corpus through one engine: the run card (scores with sacreBLEU signatures, "
         "breakdowns, per-entry outputs). Data version = sha256 of run_card.json.",
@@ -155,7 +156,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         key=dg.AssetKey([PREFIX, "leaderboard"]),
         group_name=GROUP,
         deps=[translation_run],
-        code_version=_code_version(),
+        code_version=code_version,
         kinds={"markdown"},
         description="Per corpus, the engines' stored run cards ranked by chrF++ (markdown in metadata).",
     )
@@ -180,7 +181,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
                 md.append(f"\nchrF++ signature: `{rows[0]['sig']}`\n")
         data = orjson.dumps(tables, option=orjson.OPT_SORT_KEYS)
         return dg.MaterializeResult(
-            data_version=dg.DataVersion(hashlib.sha256(data).hexdigest()),
+            data_version=dg.DataVersion(sha256_bytes(data)),
             metadata={"leaderboard": dg.MetadataValue.md("\n".join(md) or "no run cards yet"), "runs": sum(len(r) for r in tables.values())},
         )
 

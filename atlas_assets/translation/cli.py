@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 DESCRIPTION = """\
 Translation evaluation (specs/rosetta-eval-datasets.md).

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
-from atlas_assets.translation.scoring import bleu_tokenizer
+from atlas_assets.translation.scoring import bleu_tokenizer, reference_streams
 
 __all__ = ["CompareRefused", "compare_cards", "render"]
 
@@ -49,8 +49,7 @@ def compare_cards(a: Mapping[str, Any], b: Mapping[str, Any], *, n_samples: int 
     if not sa:
         raise CompareRefused("refusing to compare: the cards have no outputs")
     order = sorted(sa)
-    width = max(len(sa[s]["references"]) for s in order)
-    streams = [[sa[s]["references"][k] if k < len(sa[s]["references"]) else None for s in order] for k in range(width)]
+    streams = reference_streams([sa[s]["references"] for s in order])
     metrics = {"chrf++": CHRF(word_order=2), "bleu": BLEU(tokenize=bleu_tokenizer(da.get("target_language", "")))}
     test = PairedTest(
         [("A", [sa[s]["output"] for s in order]), ("B", [sb[s]["output"] for s in order])],

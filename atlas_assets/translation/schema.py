@@ -371,13 +371,9 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
                 if m.source.strip() != members[0].source.strip():
                     problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {members[0].id}'s"))
 
-    if block is not None and not problems_with_errors(problems):
+    if block is not None and not report.errors:
         report.corpus = Corpus(dataset=block, entries=entries)
     return report
-
-
-def problems_with_errors(problems: list[Problem]) -> bool:
-    return any(p.severity == "error" for p in problems)
 
 
 def validate_file(path: str | Path) -> ValidationReport:

@@ -26,7 +26,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from atlas_assets.translation.schema import Corpus
 
-__all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_scores", "make_metrics", "segments", "sentence_chrfpp"]
+__all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_scores", "make_metrics", "reference_streams", "segments", "sentence_chrfpp"]
 
 PRIMARY = "chrf++"
 _CHAR_LANGS = frozenset({"ja", "jpn", "ko", "kor", "th", "tha", "my", "mya", "km", "khm", "lo", "lao"})
@@ -81,7 +81,7 @@ def make_metrics(target_language: str) -> dict[str, Any]:
     return {"chrf++": CHRF(word_order=2), "chrf": CHRF(), "bleu": BLEU(tokenize=bleu_tokenizer(target_language))}
 
 
-def _streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
+def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
     """Per-segment reference lists -> sacreBLEU's reference streams (padded with None)."""
     width = max((len(r) for r in references), default=1)
     return [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
@@ -93,7 +93,7 @@ def corpus_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
         raise ValueError("one hypothesis per segment")
     if not hypotheses:
         return {}
-    streams = _streams(references)
+    streams = reference_streams(references)
     out = {}
     for name, metric in make_metrics(target_language).items():
         result = metric.corpus_score(list(hypotheses), streams)
