@@ -28,6 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping
 
+from atlas_assets.core.problems import SeverityReport
 from atlas_assets.corpus import registry
 from atlas_assets.corpus.registry import DatasetSpec
 
@@ -62,21 +63,13 @@ class Problem:
 
 
 @dataclass
-class Report:
+class Report(SeverityReport):
     problems: list[Problem] = field(default_factory=list)
     datasets: list[str] = field(default_factory=list)
     rows: int = 0
     corpus_bytes: int = 0
     budget_bytes: int = 0
     timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     @property
     def ok(self) -> bool:

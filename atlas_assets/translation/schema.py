@@ -38,6 +38,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
 
 from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.core.problems import SeverityReport
 
 __all__ = [
     "Corpus",
@@ -253,19 +254,11 @@ class Problem:
 
 
 @dataclass
-class ValidationReport:
+class ValidationReport(SeverityReport):
     path: str
     problems: list[Problem] = field(default_factory=list)
     corpus: Corpus | None = None
     sha256: str | None = None
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     @property
     def ok(self) -> bool:
