@@ -50,6 +50,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from atlas_assets.core.atomic import atomic_write_text
+
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 SIZES = {"100k": 100_000, "1m": 1_000_000, "5m": 5_000_000}
@@ -493,9 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     while path.exists():  # keep earlier runs of the day
         path = args.results_dir / f"leaderboard-{dt.date.today().isoformat()}-{n}.json"
         n += 1
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(report, indent=2, sort_keys=True) + "\n")
     log(f"results: {path}")
     failed = any(r["ours"]["returncode"] != 0 for r in report["sizes"]) or "arena_rank_error" in report
     return 1 if failed else 0

@@ -343,6 +343,7 @@ def recording_media_present(
     dump = votes_dump_source.fetch()
     report = check_recording_media(iter_recording_battles(dump.battles), bucket_uri)
     missing_ids = list(report.missing)
+    missing_refs = report.as_dict()["missing"]
     if report.bucket_error:
         description = f"media not checked: {report.bucket_error}"
     elif report.ok:
@@ -367,7 +368,7 @@ def recording_media_present(
             "battles_with_missing_media": dg.MetadataValue.int(len(missing_ids)),
             # By battle id; capped so a badly broken bucket cannot bloat the event log.
             "missing_by_battle": dg.MetadataValue.json(
-                {bid: report.as_dict()["missing"][bid] for bid in missing_ids[:200]}
+                {bid: missing_refs[bid] for bid in missing_ids[:200]}
             ),
             "missing": dg.MetadataValue.md(missing_markdown(report)),
             "errors": dg.MetadataValue.json(dict(list(report.errors.items())[:50])),

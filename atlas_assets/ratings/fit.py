@@ -155,13 +155,9 @@ def fit_category(
     Raises FitConvergenceError rather than return an unconverged fit.
     """
     m = int(n_models)
-    a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
-    b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
-    wa = np.ascontiguousarray(wins_a, dtype=np.float64).reshape(-1)
-    wb = np.ascontiguousarray(wins_b, dtype=np.float64).reshape(-1)
+    a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, m)
     n = a.shape[0]
     rounds = int(bootstrap_rounds)
-    _check_inputs(a, b, wa, wb, m)
     if rounds < 0:
         raise ValueError("bootstrap_rounds must be >= 0")
 
@@ -258,11 +254,7 @@ def style_design(features_a, features_b) -> tuple[np.ndarray, np.ndarray]:
 
 def bt_logits(model_a, model_b, wins_a, wins_b, n_models: int, *, max_iter: int = MAX_ITER) -> np.ndarray:
     """Penalised weighted Bradley-Terry logits (mean zero, a property of the prior's optimum)."""
-    a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
-    b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
-    wa = np.ascontiguousarray(wins_a, dtype=np.float64).reshape(-1)
-    wb = np.ascontiguousarray(wins_b, dtype=np.float64).reshape(-1)
-    _check_inputs(a, b, wa, wb, n_models)
+    a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
     pairs = _PairIndex.build(a, b, n_models)
     w_lo = np.bincount(pairs.p, np.where(pairs.a_is_lo, wa, wb), pairs.n_pairs)
     w_hi = np.bincount(pairs.p, np.where(pairs.a_is_lo, wb, wa), pairs.n_pairs)
@@ -273,11 +265,7 @@ def style_logits(
     model_a, model_b, wins_a, wins_b, z, n_models: int, *, max_iter: int = MAX_ITER
 ) -> tuple[np.ndarray, np.ndarray]:
     """Joint penalised fit of (logits, coefficients in logits per unit z) for a (k, n) design z."""
-    a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
-    b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
-    wa = np.ascontiguousarray(wins_a, dtype=np.float64).reshape(-1)
-    wb = np.ascontiguousarray(wins_b, dtype=np.float64).reshape(-1)
-    _check_inputs(a, b, wa, wb, n_models)
+    a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
     z = np.ascontiguousarray(z, dtype=np.float64).reshape(-1, a.shape[0])
     pairs = _PairIndex.build(a, b, n_models)
     battles = _oriented_battles(pairs, z, np.where(pairs.a_is_lo, wa, wb), wa + wb)
@@ -291,7 +279,12 @@ def style_logits(
 # --------------------------------------------------------------------------------------------
 
 
-def _check_inputs(a, b, wa, wb, m: int) -> None:
+def _battle_arrays(model_a, model_b, wins_a, wins_b, m: int) -> tuple[np.ndarray, ...]:
+    """The battle inputs as flat contiguous int64 / float64 arrays, validated."""
+    a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
+    b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
+    wa = np.ascontiguousarray(wins_a, dtype=np.float64).reshape(-1)
+    wb = np.ascontiguousarray(wins_b, dtype=np.float64).reshape(-1)
     n = a.shape[0]
     if not (b.shape == wa.shape == wb.shape == (n,)):
         raise ValueError("model_a, model_b, wins_a and wins_b must be equal-length 1-d arrays")
@@ -303,6 +296,7 @@ def _check_inputs(a, b, wa, wb, m: int) -> None:
         raise ValueError("a battle needs two different models")
     if not (np.all(np.isfinite(wa)) and np.all(np.isfinite(wb))) or (n and min(wa.min(), wb.min()) < 0):
         raise ValueError("wins must be finite and >= 0")
+    return a, b, wa, wb
 
 
 def _centred(logits: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:

@@ -123,7 +123,7 @@ def _header(document: Mapping[str, Any]) -> str:
 
 def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -> bytes:
     """PNG bytes: one panel per category of `document` (a parsed leaderboard.json)."""
-    title_font, label_font, small_font = _font(18), _font(13), _font(11)
+    title_font, category_font, label_font, small_font = _font(18), _font(15), _font(13), _font(11)
     categories: list[Mapping[str, Any]] = list(document.get("categories") or [])
 
     all_entries = [e for c in categories for e in (c.get("entries") or [])]
@@ -184,8 +184,8 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
     y = header_h
     for category, panel_h in zip(categories, panel_heights):
         entries = list(category.get("entries") or [])
-        draw.text((MARGIN, y + 2), str(category.get("category", "")), font=_font(15), fill=INK)
-        draw.text((MARGIN + _text_width(_font(15), str(category.get("category", ""))) + 12, y + 5),
+        draw.text((MARGIN, y + 2), str(category.get("category", "")), font=category_font, fill=INK)
+        draw.text((MARGIN + _text_width(category_font, str(category.get("category", ""))) + 12, y + 5),
                   _subtitle(category), font=small_font, fill=MUTED)
         top = y + PANEL_TOP
         bottom = top + ROW * max(1, len(entries))

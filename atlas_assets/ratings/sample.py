@@ -46,20 +46,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Sequence
 
 import numpy as np
 
-from atlas_assets.core.atomic import atomic_write_text
+from atlas_assets.core.atomic import atomic_write_text, atomic_writer
+from atlas_assets.ratings import ELO_PER_LOGIT
 
 GENERATOR_VERSION = 1
-ELO_PER_LOGIT = 400.0 / math.log(10.0)
 DEFAULT_CATEGORIES: tuple[str, ...] = ("chat-writing", "chat-coding", "chat-reasoning", "browser-use")
 RECORDING_CATEGORIES = frozenset({"browser-use", "computer-use"})
 DEFAULT_GENERATED_AT = "2026-09-08T04:00:00Z"
@@ -427,36 +426,8 @@ def _dumps_line(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")) + "\n"
 
 
-class _ChunkWriter:
-    """Buffered, atomic writer: text lines -> temp file in the target folder -> rename."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        self.handle = open(self.tmp, "wb", buffering=0)
-        self.size = 0
-
-    def write_lines(self, lines: list[str]) -> None:
-        data = "".join(lines).encode("utf-8")
-        self.handle.write(data)
-        self.size += len(data)
-
-    def finish(self) -> None:
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.handle.close()
-
-    def commit(self) -> None:
-        os.replace(self.tmp, self.path)
-
-    def abort(self) -> None:
-        try:
-            self.handle.close()
-        finally:
-            try:
-                os.unlink(self.tmp)
-            except FileNotFoundError:
-                pass
+def _write_lines(handle: BinaryIO, lines: list[str]) -> None:
+    handle.write("".join(lines).encode("utf-8"))
 
 
 _CHUNK = 1 << 16
@@ -714,10 +685,9 @@ def generate_dump(
     }
     votes_header = {"kind": "votes", "schema_version": schema_version, "generated_at": generated_at, "source": source}
 
-    bw = _ChunkWriter(out / "battles.jsonl")
-    vw = _ChunkWriter(out / "votes.jsonl")
-    try:
-        bw.write_lines([_dumps_line(battles_header)])
+    # Both files appear (renamed into place) only once both are complete.
+    with atomic_writer(out / "battles.jsonl") as bw, atomic_writer(out / "votes.jsonl") as vw:
+        _write_lines(bw, [_dumps_line(battles_header)])
         cat_names = np.array(categories, dtype=object)
         slugs = np.array(models, dtype=object)
         mode_names = np.where(rendered, "rendered", "raw").astype(object)
@@ -770,9 +740,9 @@ def generate_dump(
                         f'"recording_b": {rec_obj(bid, "b", null_l[1][k])}, "telemetry_a": {tel_obj(0, k)}, '
                         f'"telemetry_b": {tel_obj(1, k)}}}\n'
                     )
-            bw.write_lines(buf)
+            _write_lines(bw, buf)
 
-        vw.write_lines([_dumps_line(votes_header)])
+        _write_lines(vw, [_dumps_line(votes_header)])
         choice_names = np.array(["win_a", "win_b", "tie"], dtype=object)
         weight_names = np.array(_WEIGHT_TEXT, dtype=object)
         voter_names = np.array(voter_tok, dtype=object)
@@ -786,19 +756,15 @@ def generate_dump(
                 _iso(v_time[order]),
                 weight_names[weight_idx[order]].tolist(),
             )
-            vw.write_lines(
+            _write_lines(
+                vw,
                 [
                     f'{{"vote_id": "{vid}", "battle_id": "{bid}", "voter_id": "{who}", '
                     f'"choice": "{ch}", "created_at": "{ts}", "weight": {w}}}\n'
                     for vid, bid, who, ch, ts, w in rows
-                ]
+                ],
             )
-        bw.finish()
-        vw.finish()
-    except BaseException:
-        bw.abort()
-        vw.abort()
-        raise
+        file_sizes = {"battles.jsonl": bw.tell(), "votes.jsonl": vw.tell()}
 
     # ---- truth ---------------------------------------------------------------------------------
     voted = counts > 0
@@ -862,15 +828,8 @@ def generate_dump(
         style_coefficients_expected=expected_coef,
         model_style=model_style,
         counts=counts_out,
-        files={"battles.jsonl": bw.size, "votes.jsonl": vw.size},
+        files=file_sizes,
     )
-    try:
-        bw.commit()
-        vw.commit()
-    except BaseException:
-        bw.abort()
-        vw.abort()
-        raise
     if write_truth:
         atomic_write_text(
             out / "truth.json", json.dumps(truth.to_json_obj(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
