@@ -84,12 +84,24 @@ def compact_checkpoint(path: Path, expected: Mapping[str, str]) -> tuple[dict[st
     records, torn = read_checkpoint(path)
     valid = valid_records(records, expected)
     stale = sum(1 for r in records if r["id"] in expected and r["fingerprint"] != expected[r["id"]])
-    keep = [r for r in records if r["id"] not in expected] + list(valid.values())
+    keep = kept_records(records, expected, valid)
     if torn or len(keep) != len(records):
-        with atomic_writer(path) as handle:
-            for record in keep:
-                handle.write(orjson.dumps(record) + b"\n")
+        write_checkpoint(path, keep)
     return valid, stale
+
+
+def kept_records(
+    records: Iterable[Mapping[str, Any]], expected: Mapping[str, str], valid: Mapping[str, Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The checkpoint's lines after a compaction: rows outside the selection as they are, then `valid`."""
+    return [r for r in records if r["id"] not in expected] + list(valid.values())
+
+
+def write_checkpoint(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
+    """Replace the checkpoint atomically with `records`, one JSON line each."""
+    with atomic_writer(path) as handle:
+        for record in records:
+            handle.write(orjson.dumps(record) + b"\n")
 
 
 def make_record(row_id: str, fingerprint: str, completion: Any, item: ItemScore | None) -> dict[str, Any]:

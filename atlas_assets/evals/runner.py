@@ -41,12 +41,12 @@ from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.requests import build_body, fingerprint
-from atlas_assets.core.atomic import atomic_writer
 from atlas_assets.evals.results import (
     CHECKPOINT,
     compact_checkpoint,
     compute_metrics,
     compute_scores,
+    kept_records,
     make_record,
     now_iso,
     output_of,
@@ -54,6 +54,7 @@ from atlas_assets.evals.results import (
     read_results,
     score_dict,
     valid_records,
+    write_checkpoint,
     write_results,
 )
 from atlas_assets.evals.workloads import Workload, dataset_spec, select_rows, verify_pin
@@ -378,9 +379,7 @@ def rescore_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAUL
         for p in planned:
             if p.id in records:
                 records[p.id]["score"] = score_dict(score(p.row, output_of(records[p.id]), _dataset_default(workload)))
-    with atomic_writer(run_dir / CHECKPOINT) as handle:
-        for record in [r for r in all_records if r["id"] not in expected] + list(records.values()):
-            handle.write(orjson.dumps(record) + b"\n")
+    write_checkpoint(run_dir / CHECKPOINT, kept_records(all_records, expected, records))
     kept = ("concurrency", "limit", "resumed_rows", "sent_rows", "stale_dropped")
     extra = {**{k: previous["run"].get(k) for k in kept}, "rescored_at": now_iso()}
     body = _results_body(workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra)

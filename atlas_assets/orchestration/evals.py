@@ -30,7 +30,6 @@ the decorated functions at definition time.)
 """
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -38,6 +37,7 @@ import dagster as dg
 import orjson
 from pydantic import Field
 
+from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.evals import HARNESS_VERSION
 from atlas_assets.evals.engines import EnginesFile, load_engines
 from atlas_assets.evals.matrix import matrix_markdown, matrix_parquet, matrix_png, matrix_rows
@@ -45,7 +45,7 @@ from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import Workload, load_workloads
 from atlas_assets.orchestration import datasets as dataset_defs
-from atlas_assets.orchestration.resources import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RESOURCES, ArtifactStoreResource
+from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
 
 GROUP = "evals"
 ENGINE_DIM, WORKLOAD_DIM = "engine", "workload"
@@ -89,11 +89,7 @@ class EvalsResource(dg.ConfigurableResource):
         return load_workloads(self.workloads_dir)
 
     def run_dir(self, engine: str, workload: str) -> Path:
-        if self.work_dir:
-            root = Path(self.work_dir)
-        else:
-            cache = os.environ.get(ENV_CACHE_DIR, "").strip()
-            root = (Path(cache) if cache else DEFAULT_CACHE_DIR) / "evals"
+        root = Path(self.work_dir) if self.work_dir else default_cache_dir() / "evals"
         return root / engine / workload
 
 
@@ -205,7 +201,7 @@ def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = No
                 key = f"{artifact_prefix(engine, workload)}/{RESULTS}"
                 if store.exists(key):
                     data = store.get_bytes(key)
-                    cells.append((engine, workload, orjson.loads(data), hashlib.sha256(data).hexdigest()))
+                    cells.append((engine, workload, orjson.loads(data), sha256_bytes(data)))
         rows = matrix_rows(cells)
         parquet = store.put_bytes(MATRIX_PARQUET, matrix_parquet(rows), "application/vnd.apache.parquet")
         png = store.put_bytes(MATRIX_PNG, matrix_png(rows, engine_names, workload_ids), "image/png")

@@ -43,10 +43,14 @@ ENV_CACHE_DIR = "ATLAS_CACHE_DIR"
 ENV_MEDIA_BUCKET = "ATLAS_MEDIA_BUCKET"
 
 
-
 def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
+
+
+def default_cache_dir() -> Path:
+    """The local cache root: $ATLAS_CACHE_DIR, else <repo>/.cache (read at each call)."""
+    return Path(_env(ENV_CACHE_DIR) or DEFAULT_CACHE_DIR)
 
 
 class ArtifactStoreResource(dg.ConfigurableResource):
@@ -85,7 +89,7 @@ class VotesDumpResource(dg.ConfigurableResource):
         return self.source or _env(ENV_VOTES_DUMP) or str(DEFAULT_VOTES_DUMP)
 
     def resolved_cache_dir(self) -> Path:
-        return Path(self.cache_dir or _env(ENV_CACHE_DIR) or DEFAULT_CACHE_DIR)
+        return Path(self.cache_dir) if self.cache_dir else default_cache_dir()
 
     def fetch(self) -> DumpFiles:
         return fetch_dump(self.resolved_source(), self.resolved_cache_dir())
