@@ -16,7 +16,6 @@ run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<cor
 (No `from __future__ import annotations`: Dagster reads resource annotations.)
 """
 
-import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -26,7 +25,7 @@ from pydantic import Field
 
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.evals.engines import load_engines
-from atlas_assets.orchestration.resources import DEFAULT_CACHE_DIR, ENV_CACHE_DIR, RESOURCES, ArtifactStoreResource
+from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
 from atlas_assets.translation import corpora
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
 from atlas_assets.translation.schema import CorpusError, LoadedCorpus, validate_file
@@ -66,11 +65,7 @@ class TranslationResource(dg.ConfigurableResource):
         return {corpus_id: loaded.path for corpus_id, loaded in self.valid_corpora().items()}
 
     def run_dir(self, engine: str, corpus_id: str) -> Path:
-        if self.work_dir:
-            root = Path(self.work_dir)
-        else:
-            cache = os.environ.get(ENV_CACHE_DIR, "").strip()
-            root = (Path(cache) if cache else DEFAULT_CACHE_DIR) / "translation"
+        root = Path(self.work_dir) if self.work_dir else default_cache_dir() / "translation"
         return root / engine / corpus_id
 
 

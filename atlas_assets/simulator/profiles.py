@@ -240,7 +240,10 @@ def _read_structured(path: Path) -> Any:
         return json.loads(text)
     import yaml  # PyYAML comes with Dagster
 
-    return yaml.safe_load(text)
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:  # callers report ValueErrors as ProfileError
+        raise ValueError(f"not valid YAML: {exc}") from None
 
 
 def load_engine_profiles(engines_file: str | Path) -> dict[str, SimulatorProfile]:

@@ -69,3 +69,10 @@ def test_resolve_profile_order(tmp_path):
     assert resolve_profile(str(single)).name == "mine" and resolve_profile(str(single)).drop == 0.5
     with pytest.raises(ProfileError, match="sim-zero-latency"):
         resolve_profile("nope")
+
+
+def test_malformed_yaml_engines_file_is_a_profile_error_naming_the_file(tmp_path):
+    path = tmp_path / "engines.yaml"
+    path.write_text("engines:\n  e: {simulator: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"engines\.yaml: cannot read: not valid YAML"):
+        load_engine_profiles(path)
