@@ -680,6 +680,19 @@ def index_problems(root: Path) -> list[Problem]:
     return problems
 
 
+def errata_problems(root: Path) -> list[Problem]:
+    """datasets/errata.json is valid and every erratum names an existing dataset and row
+    (atlas_assets/corpus/errata.py, stdlib + pydantic)."""
+    try:
+        from atlas_assets.corpus import errata
+    except ImportError as error:
+        return [Problem("corpus", None, "errata.json", f"cannot check the errata: {error}")]
+    return [
+        Problem("corpus", None, f"{errata.ERRATA_FILE}:{p.field}" if p.field else errata.ERRATA_FILE, p.message)
+        for p in errata.check_errata(root)
+    ]
+
+
 def lock_problems(root: Path, specs: list[DatasetSpec], checked_ids: set[str] | None = None) -> list[Problem]:
     """Published datasets must exist and keep their bytes. `checked_ids` limits the
     "folder is gone" test to those ids (a partial check does not see every folder)."""
@@ -803,6 +816,7 @@ def validate_corpus(
 
     clock = time.perf_counter()
     report.problems.extend(lock_problems(root, specs, set(only) if only else None))
+    report.problems.extend(errata_problems(root))
     if not only:
         report.problems.extend(index_problems(root))
     report.corpus_bytes = corpus_bytes(root)

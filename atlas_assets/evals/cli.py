@@ -51,7 +51,8 @@ engine or dataset problem (the message names the file and field); 2 usage; 130 i
 COMPARE_EPILOG = """\
 Rows are paired by id. b = rows only RUN_A answered correctly, c = rows only RUN_B did;
 the exact McNemar test is the two-sided binomial test of b in b + c at p = 0.5. Both runs
-must have seen the same dataset bytes.
+must have seen the same dataset bytes. A row either run took out of scoring under a corpus
+erratum is not paired, and runs that applied different errata are flagged.
 
 example:
   atlas eval compare runs/sim-strong/eval-instruction-v1 runs/sim-weak/eval-instruction-v1
@@ -84,12 +85,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rescore = commands.add_parser(
         "rescore", help="score a run's stored outputs again, without calling the engine",
         description="Re-score RUN_DIR's stored outputs with the current scorers and rewrite its results.json "
-        "(the engine is not contacted; serving metrics are unchanged).",
+        "(the engine is not contacted; serving metrics are unchanged). The corpus errata applied are the ones "
+        "the run's workload pinned (datasets/errata.json); --errata-from-workload applies the current workload "
+        "file's pin instead.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rescore.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     rescore.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
     rescore.add_argument("--json", action="store_true", help="print results.json instead of the table")
+    rescore.add_argument("--errata-from-workload", action="store_true",
+                         help="apply the corpus errata the current workload file pins, instead of those the run's workload pinned")
+    rescore.add_argument("--workloads", type=Path, metavar="DIR", help="workloads folder (default: $ATLAS_WORKLOADS or <repo>/workloads)")
     rescore.set_defaults(func=_cmd_rescore)
 
     compare = commands.add_parser(
@@ -202,6 +208,11 @@ def results_table(results: Mapping[str, Any], path: Path | None = None, sha: str
         if len(s["by_difficulty"]) > 1:
             parts = [f"{k} {v['accuracy'] * 100:.1f}% ({v['correct']}/{v['total']})" for k, v in s["by_difficulty"].items()]
             lines.append("            " + "   ".join(parts))
+        errata = results.get("errata") or {}
+        if errata.get("pinned"):
+            out = [e["id"] for e in s.get("excluded") or []]
+            lines.append(f"errata      {', '.join(errata['pinned'])} applied: {len(out)} row(s) out of scoring"
+                         + (f" ({', '.join(out)})" if out else ""))
     else:
         lines.append(f"requests    {m['requests_completed']} completed, {m['requests_failed']} failed (serve workload: not scored)")
     lines.append("")
@@ -255,7 +266,8 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
     from atlas_assets.evals.results import RESULTS
     from atlas_assets.evals.runner import rescore_run
 
-    outcome = rescore_run(args.run_dir, _datasets_root(args.datasets))
+    outcome = rescore_run(args.run_dir, _datasets_root(args.datasets), errata_from_workload=args.errata_from_workload,
+                          workloads_dir=args.workloads)
     if args.json:
         print(json.dumps(outcome.results, indent=2, sort_keys=True))
     else:
@@ -283,6 +295,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
           + ("   (significant at 0.05)" if c.mcnemar_p < 0.05 else ""))
     for name, (a, b) in c.parameter_differences.items():
         print(f"note: {name} differs: A {a}  B {b}")
+    if c.excluded_rows:
+        print(f"note: {len(c.excluded_rows)} row(s) under corpus errata not paired: {', '.join(c.excluded_rows)}")
     if args.show and c.differences:
         print(f"\nrows that differ ({len(c.differences)}; first {min(args.show, len(c.differences))}):")
         print(f"{'id':<20}{'A':<8}{'B':<8}{'A extracted':<30}B extracted")

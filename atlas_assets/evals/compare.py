@@ -5,6 +5,11 @@ and c = rows only run B got right, the exact McNemar test is the two-sided binom
 of b successes in b + c trials at p = 0.5 (scipy.stats.binomtest); p = 1 when b + c = 0.
 Runs must have seen the same dataset bytes (same dataset sha256); differing request
 parameters are reported, not refused (comparing two settings is a common question).
+
+Corpus errata: a row that either run took out of its scores (results.json
+`scores.excluded`) is not paired, so both accuracies are over the same rows; when the
+runs applied different errata (results.json `errata.pinned` / `errata.pin_sha256`) the
+comparison says so (`errata_differ`, and `parameter_differences["errata"]`).
 """
 
 from __future__ import annotations
@@ -47,6 +52,10 @@ class Comparison(BaseModel):
     mcnemar_p: float
     parameter_differences: dict[str, list[Any]]
     differences: list[RowDiff]
+    errata_a: list[str] = []  # erratum ids run A applied
+    errata_b: list[str] = []
+    errata_differ: bool = False
+    excluded_rows: list[str] = []  # rows left unpaired because either run's errata took them out
 
 
 def _scored_rows(run_dir: Path, results: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -54,6 +63,16 @@ def _scored_rows(run_dir: Path, results: dict[str, Any]) -> dict[str, dict[str, 
     records, _ = read_checkpoint(run_dir / CHECKPOINT)
     last = {r["id"]: r for r in records if r["id"] in wanted and r.get("score") is not None}
     return last
+
+
+def errata_of(results: dict[str, Any]) -> tuple[list[str], str | None]:
+    """(erratum ids applied, their pin sha256); a results.json written before errata existed applied none."""
+    block = results.get("errata") or {}
+    return list(block.get("pinned") or []), block.get("pin_sha256")
+
+
+def excluded_of(results: dict[str, Any]) -> set[str]:
+    return {str(e["id"]) for e in ((results.get("scores") or {}).get("excluded") or [])}
 
 
 def _verdict_text(score: dict[str, Any]) -> str | None:
@@ -80,7 +99,8 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
     if res_a["scores"] is None or res_b["scores"] is None:
         raise ConfigError("compare needs two eval runs (a serve workload has no scores)")
     rows_a, rows_b = _scored_rows(run_a, res_a), _scored_rows(run_b, res_b)
-    paired = [i for i in res_a["run"]["row_ids"] if i in rows_a and i in rows_b]
+    excluded = excluded_of(res_a) | excluded_of(res_b)
+    paired = [i for i in res_a["run"]["row_ids"] if i in rows_a and i in rows_b and i not in excluded]
     counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
     diffs = []
     for row_id in paired:
@@ -99,6 +119,10 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
     for name in ("sampling", "model"):
         if res_a[name] != res_b[name]:
             params[name] = [res_a[name], res_b[name]]
+    (ids_a, pin_a), (ids_b, pin_b) = errata_of(res_a), errata_of(res_b)
+    errata_differ = (ids_a, pin_a) != (ids_b, pin_b)
+    if errata_differ:
+        params["errata"] = [ids_a, ids_b]
     n = len(paired)
     return Comparison(
         run_a=str(run_a), run_b=str(run_b), workload=res_a["workload"]["id"], dataset_sha256=res_a["dataset"]["sha256"],
@@ -110,4 +134,6 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
         both_wrong=counts[(False, False)],
         mcnemar_p=mcnemar_exact(counts[(True, False)], counts[(False, True)]),
         parameter_differences=params, differences=diffs,
+        errata_a=ids_a, errata_b=ids_b, errata_differ=errata_differ,
+        excluded_rows=sorted(i for i in excluded if i in set(res_a["run"]["row_ids"]) | set(res_b["run"]["row_ids"])),
     )

@@ -223,10 +223,24 @@ def _breakdown(pairs: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, dict
     return dict(sorted(groups.items()))
 
 
-def compute_scores(rows: Sequence[Mapping[str, Any]], records: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def compute_scores(
+    rows: Sequence[Mapping[str, Any]],
+    records: Mapping[str, Mapping[str, Any]],
+    excluded: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """accuracy = correct / total over the rows that have a record; failed requests are
-    incorrect and listed in `failures` with their error."""
-    scored = [(row, records[row["id"]]) for row in rows if row["id"] in records]
+    incorrect and listed in `failures` with their error.
+
+    `excluded` maps row id -> the applied erratum (corpus/errata.Erratum) that takes the
+    row out of scoring: such a row is in no count (total, correct, failed, breakdowns) and
+    is listed in `excluded` with the erratum's id and reason, whether or not it has a record."""
+    excluded = excluded or {}
+    out = [
+        {"id": row["id"], "erratum": excluded[row["id"]].id, "reason": excluded[row["id"]].reason}
+        for row in rows
+        if row["id"] in excluded
+    ]
+    scored = [(row, records[row["id"]]) for row in rows if row["id"] in records and row["id"] not in excluded]
     scores = [(row, rec["score"]) for row, rec in scored]
     correct = sum(1 for _, s in scores if s["correct"])
     failures = [{"id": row["id"], "error": rec.get("error")} for row, rec in scored if rec["score"]["failed"]]
@@ -239,6 +253,7 @@ def compute_scores(rows: Sequence[Mapping[str, Any]], records: Mapping[str, Mapp
         "by_category": _breakdown((str(row.get("category", "none")), s) for row, s in scores),
         "by_difficulty": _breakdown((str(row.get("difficulty", "none")), s) for row, s in scores),
         "by_scorer": _breakdown((s["scorer"], s) for _, s in scores),
+        "excluded": out,
     }
 
 

@@ -11,7 +11,9 @@
    are not sent again; stale lines of selected rows are dropped (never reused).
 5. Send the remaining rows with at most `concurrency` in flight, score each response as it
    arrives (code_exec in a worker thread) and append its record to the checkpoint at once.
-6. Write results.json (and results.json.sha256) atomically.
+6. Write results.json (and results.json.sha256) atomically. The corpus errata the workload
+   pins (checked before anything is sent) take their rows out of `scores` (listed in
+   `scores.excluded`); results.json's `errata` block records what was applied.
 
 Interrupting (SIGINT/SIGTERM with `handle_signals`, or the `stop` event) stops sending
 new rows, lets the requests in flight finish and be recorded, and writes a results.json
@@ -35,7 +37,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import orjson
 
 from atlas_assets.corpus import longctx, registry
-from atlas_assets.corpus.scorers import EXEC_SCORERS, ItemScore, score, scorer_name
+from atlas_assets.corpus.errata import AppliedErrata
+from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
 from atlas_assets.evals.config import ConfigError
@@ -57,7 +60,7 @@ from atlas_assets.evals.results import (
     write_checkpoint,
     write_results,
 )
-from atlas_assets.evals.workloads import Workload, dataset_spec, select_rows, verify_pin
+from atlas_assets.evals.workloads import Workload, dataset_spec, resolve_workload, select_rows, verify_errata, verify_pin
 
 __all__ = ["Planned", "Progress", "RunOutcome", "plan_requests", "rescore_run", "run_eval"]
 
@@ -205,7 +208,7 @@ async def _execute(
 
             async def one(planned: Planned) -> None:
                 completion = await client.complete(planned.data, stream, {"X-Request-Id": planned.fingerprint[:32]})
-                if workload.kind == "eval" and scorer_name(planned.row, workload.scorer) in EXEC_SCORERS:
+                if workload.kind == "eval" and SCORERS[scorer_name(planned.row, workload.scorer)].runs_code:
                     item = await loop.run_in_executor(executor, _score, planned, completion, workload)
                 else:
                     item = _score(planned, completion, workload)
@@ -273,8 +276,10 @@ def _results_body(
     planned: Sequence[Planned],
     records: Mapping[str, Mapping[str, Any]],
     extra: Mapping[str, Any],
+    errata: AppliedErrata,
 ) -> dict[str, Any]:
     rows = [p.row for p in planned]
+    row_ids = [p.id for p in planned]
     in_order = [records[p.id] for p in planned if p.id in records]
     warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
     return {
@@ -290,12 +295,13 @@ def _results_body(
         "run": {
             "rows_selected": len(planned),
             "rows_done": len(in_order),
-            "row_ids": [p.id for p in planned],
+            "row_ids": row_ids,
             "checkpoint": CHECKPOINT,
             **extra,
         },
         "metrics": compute_metrics(in_order),
-        "scores": compute_scores(rows, records) if workload.kind == "eval" else None,
+        "scores": compute_scores(rows, records, errata.excluded(row_ids)) if workload.kind == "eval" else None,
+        "errata": errata.record(row_ids),
         "warnings": warnings,
     }
 
@@ -318,6 +324,7 @@ def run_eval(
     run_dir.mkdir(parents=True, exist_ok=True)
     spec = dataset_spec(workload, datasets_root)
     dataset_sha = verify_pin(workload, spec)
+    errata = verify_errata(workload, datasets_root)
     rows = select_rows(registry.read_rows(spec), workload.sample, limit)
     in_flight = concurrency or min(workload.concurrency, engine.concurrency)
     progress = progress or Progress()
@@ -348,24 +355,48 @@ def run_eval(
         with event_loop_runner() as runner:
             models_answer, model, planned, records, stale, sent = runner.run(session())
     extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale}
-    body = _results_body(workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra)
+    body = _results_body(
+        workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
+    )
     sha = write_results(run_dir, body)
     return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale)
 
 
-def rescore_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT) -> RunOutcome:
+def rescore_run(
+    run_dir: str | Path,
+    datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT,
+    *,
+    errata_from_workload: bool = False,
+    workloads_dir: str | Path | None = None,
+) -> RunOutcome:
     """Score a run's stored outputs again with the current scorers, without the engine.
 
     The rows' request fingerprints are rebuilt from results.json (workload, engine
     identity, model, dataset); only records that match them are rescored, so outputs of
     other dataset bytes never are. The checkpoint's scores and results.json are
     rewritten atomically; the serving metrics come from the same records, unchanged.
+
+    The errata applied are the ones the run's recorded workload pins (checked against the
+    errata file as at run time). With `errata_from_workload` they are instead the ones the
+    current workload file of the same id pins (it must pin the same dataset bytes); the
+    recorded workload's `errata` is replaced and `run.errata_from` names the source.
     """
     run_dir = Path(run_dir)
     previous = read_results(run_dir)
     workload = Workload.model_validate(previous["workload"])
+    errata_from = None
+    if errata_from_workload:
+        current = resolve_workload(workload.id, workloads_dir)
+        if current.dataset != workload.dataset:
+            raise ConfigError(
+                f"workload {workload.id}: the current file pins dataset {current.dataset.sha256} but the run saw "
+                f"{workload.dataset.sha256}: its errata are not for these bytes"
+            )
+        workload = workload.model_copy(update={"errata": current.errata})
+        errata_from = f"workload {current.id} (current file)"
     spec = dataset_spec(workload, datasets_root)
     dataset_sha = verify_pin(workload, spec)
+    errata = verify_errata(workload, datasets_root)
     if dataset_sha != previous["dataset"]["sha256"]:
         raise ConfigError(f"{run_dir}: the run saw dataset {previous['dataset']['sha256']}, the corpus now has {dataset_sha}")
     by_id = {str(r["id"]): r for r in registry.read_rows(spec)}
@@ -382,6 +413,10 @@ def rescore_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAUL
     write_checkpoint(run_dir / CHECKPOINT, kept_records(all_records, expected, records))
     kept = ("concurrency", "limit", "resumed_rows", "sent_rows", "stale_dropped")
     extra = {**{k: previous["run"].get(k) for k in kept}, "rescored_at": now_iso()}
-    body = _results_body(workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra)
+    if errata_from or previous["run"].get("errata_from"):
+        extra["errata_from"] = errata_from or previous["run"]["errata_from"]
+    body = _results_body(
+        workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra, errata
+    )
     sha = write_results(run_dir, body)
     return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0)

@@ -5,7 +5,9 @@ the dataset's entry in datasets/_gen/published.lock.json), says whether its rows
 scored (`eval`) or only served (`serve`), and fixes the request parameters, the nominal
 input size, the concurrency, the dataset's default scorer and an optional seeded sample.
 A run refuses a workload whose pin does not match the dataset on disk: two results are
-comparable only when they saw the same bytes.
+comparable only when they saw the same bytes. An eval workload may also pin corpus errata
+(`errata: {ids, sha256}`, datasets/errata.json, atlas_assets/corpus/errata.py): the rows
+they name are taken out of its scores; without the block every row is scored.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from typing import Any, Literal, Mapping, Sequence
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from atlas_assets.corpus import errata as corpus_errata
 from atlas_assets.corpus import registry
-from atlas_assets.corpus.scorers import SCORERS
+from atlas_assets.corpus.errata import ErrataPin
+from atlas_assets.corpus.scorers import SCORERS, Scorer
 from atlas_assets.evals.config import ConfigError, load_model
 
 DEFAULT_WORKLOADS_DIR = registry.REPO_ROOT / "workloads"
@@ -70,6 +74,9 @@ class Workload(_Strict):
     concurrency: int = Field(64, ge=1, le=4096)
     scorer: str | None = Field(None, description="the dataset's default scorer; a row's own scorer wins")
     sample: Sample = Sample()
+    errata: ErrataPin | None = Field(
+        None, description="corpus errata applied (datasets/errata.json ids + sha256 of those entries); null: every row is scored"
+    )
 
     @model_validator(mode="after")
     def _scorer(self) -> "Workload":
@@ -77,9 +84,11 @@ class Workload(_Strict):
             if self.scorer is None:
                 raise ValueError("an eval workload names its dataset's default scorer (scorer)")
             if self.scorer not in SCORERS:
-                raise ValueError(f"unknown scorer {self.scorer!r}; known: {', '.join(SCORERS)}")
+                raise ValueError(f"unknown scorer {self.scorer!r}; known: {', '.join(sorted(SCORERS))}")
         elif self.scorer is not None:
             raise ValueError("a serve workload is not scored: leave scorer out")
+        if self.kind != "eval" and self.errata is not None:
+            raise ValueError("errata: a serve workload is not scored, so it applies no errata: leave errata out")
         return self
 
 
@@ -158,6 +167,18 @@ def verify_pin(workload: Workload, spec: registry.DatasetSpec) -> str:
     return actual
 
 
+def verify_errata(
+    workload: Workload, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT
+) -> corpus_errata.AppliedErrata:
+    """The errata the workload pins, resolved against `<datasets_root>/errata.json`;
+    ConfigError when a pinned id is missing, names another dataset, or the entries no longer
+    hash to the pin. A workload without `errata` applies none (every row is scored)."""
+    try:
+        return corpus_errata.apply_pin(workload.errata, workload.dataset.id, datasets_root, f"workload {workload.id}")
+    except corpus_errata.ErrataError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def select_rows(rows: Sequence[Mapping[str, Any]], sample: Sample, limit: int | None = None) -> list[Mapping[str, Any]]:
     """The workload's sample, then at most `limit` of it (the first ones)."""
     chosen: list[Mapping[str, Any]] = list(rows)
@@ -173,9 +194,6 @@ def select_rows(rows: Sequence[Mapping[str, Any]], sample: Sample, limit: int | 
 
 
 # --- drafting a workload for a new dataset ---------------------------------------------
-
-# Request sizes by default scorer: generous for reasoning models, long for long generations.
-_MAX_TOKENS = {"splice": 4096, "code_exec": 2048, "instruction": 1536}
 
 
 def draft_workload(spec: registry.DatasetSpec) -> dict[str, Any]:
@@ -195,7 +213,7 @@ def draft_workload(spec: registry.DatasetSpec) -> dict[str, Any]:
         "dataset": {"id": spec.id, "sha256": registry.content_sha256(spec.folder, spec.root)},
         "kind": "eval" if scored else "serve",
         "request": {
-            "max_tokens": _MAX_TOKENS.get(scorer or "", 1024) if scored else 256,
+            "max_tokens": SCORERS.get(scorer or "", Scorer).max_tokens if scored else 256,
             "temperature": 0.0,
             "stream": True,
             "stop": None,
@@ -206,6 +224,9 @@ def draft_workload(spec: registry.DatasetSpec) -> dict[str, Any]:
     if scored:
         body["scorer"] = scorer
     body["sample"] = {"limit": None, "seed": None}
+    pin = corpus_errata.pin_for(corpus_errata.load_errata(corpus_errata.errata_path(spec.root)), spec.id) if scored else None
+    if pin is not None:
+        body["errata"] = pin
     return body
 
 
