@@ -3,7 +3,8 @@
     python bench/splice_bench.py [--projects 100] [--mix 3] [--seed N] [--json] [--out FILE]
                                  [--real-code DIR]
 
-The corpus (atlas_assets/corpus/splice_corpus.py has the details):
+The corpus (atlas_assets/corpus/splice/injection.py has the details of the splices,
+atlas_assets/corpus/splice_corpus.py of the measurement):
 
 * intact outputs: for each of --projects generated JavaScript projects
   (datasets/_gen/_jsproject.py, the generator behind eval-longgen-integrity-v1), three
@@ -48,6 +49,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from atlas_assets.corpus import splice_corpus as SC  # noqa: E402
+from atlas_assets.corpus.splice import injection  # noqa: E402
 
 TARGET_DETECTION = 0.95
 TARGET_FALSE_POSITIVES = 0.01
@@ -71,7 +73,7 @@ def build(projects: int, mix: int, seed: int = PROJECT_SEED) -> tuple[SC.Corpus,
     made = [J.make_project(seed + k) for k in range(projects)]
     sources = [J.render_project(p) for p in made]
     contexts = [J.declared_identifiers(s) for s in sources]
-    pools = [[w.text for w in SC.code_words(s)] for s in sources]
+    pools = [[w.text for w in injection.code_words(s)] for s in sources]
     mixed, kinds = SC.Corpus(), SC.Corpus()
     for k, project in enumerate(made):
         rng = random.Random(seed * 1000 + k)
@@ -79,9 +81,9 @@ def build(projects: int, mix: int, seed: int = PROJECT_SEED) -> tuple[SC.Corpus,
             task = J.make_task(project, rng, low, high)
             text = J.reference_module(project, task, rng)
             other = (k + 1 + rng.randrange(max(1, projects - 1))) % projects if projects > 1 else k
-            for corpus, wanted in ((mixed, ["mix"] * mix), (kinds, list(SC.KINDS))):
+            for corpus, wanted in ((mixed, ["mix"] * mix), (kinds, list(injection.KINDS))):
                 corpus.intact.append((text, contexts[k]))
-                cases, invisible = SC.make_cases(text, contexts[k], pools[k], pools[other], rng, wanted)
+                cases, invisible = injection.make_cases(text, contexts[k], pools[k], pools[other], rng, wanted)
                 corpus.invisible_draws += invisible
                 corpus.cases += [(len(corpus.intact) - 1, case) for case in cases]
     return mixed, kinds
@@ -89,7 +91,7 @@ def build(projects: int, mix: int, seed: int = PROJECT_SEED) -> tuple[SC.Corpus,
 
 def real_code(root: Path) -> dict:
     """Findings on real JavaScript packages under `root` (see the module docstring)."""
-    from atlas_assets.corpus.splice import find_splices
+    from atlas_assets.corpus.splice.detection import find_splices
 
     J = load_jsproject()
     packages: dict[Path, list[Path]] = {}

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from atlas_assets.corpus.splice import find_splices, inject_splice, js_tokens
+from atlas_assets.corpus.splice.detection import find_splices
+from atlas_assets.corpus.splice.injection import inject_splice
+from atlas_assets.corpus.splice.tokens import js_tokens
 
 CONTEXT = ["formatCurrency", "parseInvoiceDate", "loadCustomerRecords", "TAX_RATE", "InvoiceStore", "computeLineTotal"]
 
