@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from atlas_assets.corpus.reference import perturbed_output, reference_output  # noqa: E402
-from atlas_assets.corpus.scorers import EXEC_SCORERS, score, scorer_name  # noqa: E402
+from atlas_assets.corpus.scorers import SCORERS, score, scorer_name  # noqa: E402
 
 TARGET = 20_000
 SHORT_ANSWER = ("exact", "numeric", "mc", "contains", "json", "instruction", "tool_call")
@@ -70,7 +70,7 @@ def corpus_workload(rng: random.Random) -> list[tuple[dict, object, str | None]]
                 continue
             row = json.loads(line)
             name = scorer_name(row, default)
-            if name in EXEC_SCORERS:
+            if SCORERS[name].runs_code:
                 continue
             good = reference_output(row, default)
             items.append((row, _stored(good), default))

@@ -183,9 +183,13 @@ def _row_ids(folder: Path) -> set[str]:
     return ids
 
 
-def check_errata(datasets_root: str | Path, path: str | Path | None = None) -> list[ErrataProblem]:
+def check_errata(
+    datasets_root: str | Path, path: str | Path | None = None, only: Iterable[str] | None = None
+) -> list[ErrataProblem]:
     """Every problem of the errata file: unreadable or invalid, or an erratum whose dataset
-    is not a dataset folder of `datasets_root` or whose row is not in that dataset."""
+    is not a dataset folder of `datasets_root` or whose row is not in that dataset. With
+    `only` (a partial check), errata of other datasets are not looked at."""
+    wanted = set(only) if only is not None else None
     root = Path(datasets_root)
     path = Path(path) if path is not None else errata_path(root)
     try:
@@ -195,6 +199,8 @@ def check_errata(datasets_root: str | Path, path: str | Path | None = None) -> l
     problems = []
     rows: dict[str, set[str] | None] = {}
     for i, e in enumerate(errata.errata):
+        if wanted is not None and e.dataset not in wanted:
+            continue
         folder = root / e.dataset
         if e.dataset.startswith(("_", ".")) or "/" in e.dataset or not (folder / "dataset.json").is_file():
             problems.append(ErrataProblem(str(path), f"errata[{i}].dataset", f"{e.id}: no dataset {e.dataset!r} in {root}", e.dataset))

@@ -26,13 +26,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from atlas_assets.core.problems import SeverityReport
 from atlas_assets.corpus import registry
 from atlas_assets.corpus.registry import DatasetSpec
 
+if TYPE_CHECKING:
+    from atlas_assets.corpus.scorers import Scorer
+
 RULES_PATH = "eval-instruction-v1/rules.py"
+# Row fields that belong to one scorer (`Scorer.row_fields`): any other row carrying one is an error.
+SCORER_ROW_FIELDS = frozenset({"choices", "tests"})
 EVAL_FIELDS = {"id", "category", "difficulty", "prompt", "messages", "answer", "scorer", "choices", "tests", "image", "meta"}
 PROMPT_FIELDS = {"id", "topic", "bucket", "lang", "approx_tokens", "messages", "shared_prefix"}
 CODE_FIELDS = {"code_lang", "task"}
@@ -83,18 +88,18 @@ class ExternalMissing(RuntimeError):
     pass
 
 
-def load_scorers() -> dict[str, Callable[..., Any]]:
-    """The scorer registry `atlas_assets.corpus.scorers.SCORERS` (name -> callable)."""
+def load_scorers() -> dict[str, Scorer]:
+    """The scorer registry `atlas_assets.corpus.scorers.SCORERS` (name -> scorer object)."""
     try:
         module = importlib.import_module("atlas_assets.corpus.scorers")
     except ImportError as error:
         raise ExternalMissing(
-            f"the scoring library atlas_assets/corpus/scorers.py cannot be imported ({error}); "
+            f"the scoring library atlas_assets/corpus/scorers/ cannot be imported ({error}); "
             "scorer names cannot be checked without its SCORERS registry"
         ) from error
     scorers = getattr(module, "SCORERS", None)
     if not isinstance(scorers, Mapping) or not scorers:
-        raise ExternalMissing("atlas_assets/corpus/scorers.py defines no SCORERS dict (scorer name -> callable)")
+        raise ExternalMissing("atlas_assets/corpus/scorers/ defines no SCORERS dict (scorer name -> scorer)")
     return dict(scorers)
 
 
@@ -198,7 +203,7 @@ def _check_messages(sink: _Sink, row_id: str, messages: Any, field_name: str = "
 # --- the card --------------------------------------------------------------------------
 
 
-def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _Sink, scorers: set[str] | None) -> None:
+def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _Sink, scorers: Mapping[str, Scorer] | None) -> None:
     card = spec.card
     if not card:
         sink.error(None, "dataset.json", "missing or not valid JSON")
@@ -325,49 +330,12 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Si
                 sink.error(row_id, "messages[0]", f"must be a system message naming the language ({lib.CODE_LANG_NAMES[lang]})")
 
 
-def _check_answer(sink: _Sink, row_id: str, scorer: str, row: dict) -> None:
-    answer = row.get("answer")
-    if scorer in ("exact", "contains"):
-        # one accepted string, or a list of accepted spellings (the scorer takes any of them)
-        accepted = answer if isinstance(answer, list) and answer else [answer]
-        if not all(isinstance(a, str) and a.strip() for a in accepted):
-            sink.error(row_id, "answer", f"a {scorer} answer must be a non-empty string or a non-empty list of them")
-    elif scorer == "numeric":
-        if not (_is_number(answer) or (isinstance(answer, str) and _numeric_string(answer))):
-            sink.error(row_id, "answer", f"{answer!r} is not a number")
-    elif scorer == "json":
-        if not isinstance(answer, (dict, list)):
-            sink.error(row_id, "answer", "a json answer must be an object or array")
-    elif scorer == "instruction":
-        if not isinstance(answer, dict) or not isinstance(answer.get("all"), list) or not answer["all"]:
-            sink.error(row_id, "answer", 'an instruction answer must be {"all": [rule, ...]}')
-    elif scorer == "tool_call":
-        if not isinstance(answer, dict) or "tool_call" not in answer:
-            sink.error(row_id, "answer", 'a tool_call answer must be {"tool_call": {name, arguments} | null}')
-        else:
-            call = answer["tool_call"]
-            if call is not None and (
-                not isinstance(call, dict) or not isinstance(call.get("name"), str) or not isinstance(call.get("arguments"), dict)
-            ):
-                sink.error(row_id, "answer.tool_call", "must be null or {name: str, arguments: object}")
-            match = (row.get("meta") or {}).get("arguments_match", "subset")
-            if match not in ("subset", "exact"):
-                sink.error(row_id, "meta.arguments_match", f"{match!r} is not subset or exact")
-            if not isinstance((row.get("meta") or {}).get("tools"), list):
-                sink.error(row_id, "meta.tools", "a tool_call row needs meta.tools (OpenAI function schemas)")
-    elif scorer == "splice":
-        if answer != "clean":
-            sink.error(row_id, "answer", 'a splice answer is "clean"')
-        if not isinstance((row.get("meta") or {}).get("context_identifiers"), list):
-            sink.error(row_id, "meta.context_identifiers", "a splice row needs the project's identifier list")
-
-
 def validate_eval_row(
     spec: DatasetSpec,
     lib: ModuleType,
     row: dict,
     sink: _Sink,
-    scorers: set[str] | None,
+    scorers: Mapping[str, Scorer] | None,
     rules: ModuleType | None,
     builder: ModuleType | None,
 ) -> None:
@@ -398,41 +366,20 @@ def validate_eval_row(
     if not isinstance(meta, dict):
         sink.error(row_id, "meta", "must be an object")
         meta = {}
-    # choices / answer consistency
-    choices = row.get("choices")
-    if scorer == "mc":
-        if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
-            sink.error(row_id, "choices", "an mc row needs a list of at least two non-empty strings")
-        else:
-            if len(set(choices)) != len(choices):
-                sink.error(row_id, "choices", "choices repeat")
-            labels = [chr(ord("A") + i) for i in range(len(choices))]
-            if row.get("answer") not in labels:
-                sink.error(row_id, "answer", f"{row.get('answer')!r} is not a choice label ({', '.join(labels)})")
-    elif choices is not None:
-        sink.error(row_id, "choices", f"only mc rows carry choices (scorer is {scorer!r})")
-    if scorer == "code_exec":
-        if not isinstance(row.get("tests"), str) or not row["tests"].strip():
-            sink.error(row_id, "tests", "a code_exec row needs its tests")
-    elif "tests" in row:
-        sink.error(row_id, "tests", f"only code_exec rows carry tests (scorer is {scorer!r})")
+    owner = scorers.get(scorer) if scorers is not None else None
+    for key in sorted(SCORER_ROW_FIELDS - (owner.row_fields if owner is not None else frozenset())):
+        if key in row:
+            owners = sorted(n for n, s in (scorers or {}).items() if key in s.row_fields)
+            sink.error(row_id, key, f"only {' or '.join(owners)} rows carry {key} (scorer is {scorer!r})")
     if "image" in row:
         ok, why = _inside(spec.folder, row["image"])
         if not ok:
             sink.error(row_id, "image", why)
-    _check_answer(sink, row_id, scorer, row)
-    if scorer == "instruction":
-        example = meta.get("example_pass")
-        if not isinstance(example, str):
-            sink.error(row_id, "meta.example_pass", "an instruction row needs a verified compliant example")
-        elif rules is not None and isinstance(row.get("answer"), dict):
-            try:
-                passed, failed = rules.evaluate(row["answer"], example)
-            except Exception as error:  # noqa: BLE001 - report any rules crash against the row
-                sink.error(row_id, "meta.example_pass", f"rules.evaluate raised {type(error).__name__}: {error}")
-            else:
-                if not passed:
-                    sink.error(row_id, "meta.example_pass", f"fails its own rules: {failed}")
+    if owner is not None:
+        from atlas_assets.corpus.scorers import RowContext
+
+        for problem in owner.check_row(row, RowContext(rules=rules)):
+            sink.error(row_id, problem.field, problem.message)
     if "haystack" in meta:
         _check_recipe(sink, row_id, meta["haystack"], builder, "meta.haystack", answer=row.get("answer"))
         prompt = row.get("prompt", "")
@@ -561,7 +508,7 @@ def _row_text_units(spec: DatasetSpec, row: dict) -> Iterable[tuple[str, str, st
 def validate_dataset(
     spec: DatasetSpec,
     *,
-    scorers: set[str] | None,
+    scorers: Mapping[str, Scorer] | None,
     rules: ModuleType | None,
     builder: ModuleType | None,
     lib: ModuleType | None = None,
@@ -614,8 +561,6 @@ def validate_dataset(
             static = validate_haystack_row(spec, lib, row, sink, builder)
             if isinstance(static, str):
                 referenced.add(static)
-    if rules is None and any(isinstance(r, dict) and r.get("scorer", spec.card.get("default_scorer")) == "instruction" for r in rows):
-        sink.error(None, "meta.example_pass", f"instruction rows cannot be verified: datasets/{RULES_PATH} is unavailable")
     # every file in the folder is accounted for
     if spec.folder.is_dir():
         known = {"dataset.json", spec.card.get("rows_file", "rows.jsonl"), *(spec.card.get("sources") or []), *referenced}
@@ -680,16 +625,17 @@ def index_problems(root: Path) -> list[Problem]:
     return problems
 
 
-def errata_problems(root: Path) -> list[Problem]:
+def errata_problems(root: Path, checked_ids: set[str] | None = None) -> list[Problem]:
     """datasets/errata.json is valid and every erratum names an existing dataset and row
-    (atlas_assets/corpus/errata.py, stdlib + pydantic)."""
+    (atlas_assets/corpus/errata.py, stdlib + pydantic); `checked_ids` limits the row check
+    to the errata of those datasets (a partial check)."""
     try:
         from atlas_assets.corpus import errata
     except ImportError as error:
         return [Problem("corpus", None, "errata.json", f"cannot check the errata: {error}")]
     return [
         Problem("corpus", None, f"{errata.ERRATA_FILE}:{p.field}" if p.field else errata.ERRATA_FILE, p.message)
-        for p in errata.check_errata(root)
+        for p in errata.check_errata(root, only=checked_ids)
     ]
 
 
@@ -772,11 +718,11 @@ def validate_corpus(
         specs = [s for s in specs if s.id in wanted]
     report.datasets = [s.id for s in specs]
 
-    scorer_names: set[str] | None
+    scorers: dict[str, Scorer] | None
     try:
-        scorer_names = set(load_scorers())
+        scorers = load_scorers()
     except ExternalMissing as error:
-        scorer_names = None
+        scorers = None
         report.problems.append(Problem("corpus", None, "scorer", str(error)))
     rules = None
     needs_rules = any(s.id == "eval-instruction-v1" or "instruction" in (s.card.get("scorers") or []) for s in specs)
@@ -796,7 +742,7 @@ def validate_corpus(
     clock = time.perf_counter()
     units: list[tuple[str, str, str]] = []
     for spec in specs:
-        problems, rows = validate_dataset(spec, scorers=scorer_names, rules=rules, builder=builder, lib=lib)
+        problems, rows = validate_dataset(spec, scorers=scorers, rules=rules, builder=builder, lib=lib)
         report.problems.extend(problems)
         report.rows += len(rows)
         for row in rows:
@@ -816,7 +762,7 @@ def validate_corpus(
 
     clock = time.perf_counter()
     report.problems.extend(lock_problems(root, specs, set(only) if only else None))
-    report.problems.extend(errata_problems(root))
+    report.problems.extend(errata_problems(root, set(only) if only else None))
     if not only:
         report.problems.extend(index_problems(root))
     report.corpus_bytes = corpus_bytes(root)

@@ -53,21 +53,23 @@ POOL = "eval_run"
 PREFIX = "evals"
 MATRIX_PARQUET = f"{PREFIX}/eval_matrix.parquet"
 MATRIX_PNG = f"{PREFIX}/eval_matrix.png"
-_EVALS_DIR = Path(__file__).resolve().parents[1] / "evals"
-_CORPUS_DIR = Path(__file__).resolve().parents[1] / "corpus"
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+_EVALS_DIR = _PACKAGE_DIR / "evals"
+_CORPUS_DIR = _PACKAGE_DIR / "corpus"
 
 
 def _code_version(paths: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in sorted(paths):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.relative_to(_PACKAGE_DIR).as_posix().encode() + b"\0" + path.read_bytes())
     return f"{HARNESS_VERSION}+{digest.hexdigest()[:16]}"
 
 
-# What can change a run's results: the harness and the scorers it calls.
+# What can change a run's results: the harness, the scorers and everything they call.
+_SCORING_MODULES = ("extract.py", "parsing.py", "longctx.py", "errata.py", "sandbox*.py", "scorers/*.py", "splice/*.py")
 EVAL_RUN_CODE_VERSION = _code_version(
     [p for p in _EVALS_DIR.glob("*.py") if p.name not in ("cli.py", "compare.py", "matrix.py")]
-    + [_CORPUS_DIR / n for n in ("scorers.py", "extract.py", "parsing.py", "longctx.py", "sandbox.py", "splice.py")]
+    + [p for pattern in _SCORING_MODULES for p in _CORPUS_DIR.glob(pattern)]
 )
 EVAL_MATRIX_CODE_VERSION = _code_version([_EVALS_DIR / "matrix.py"])
 

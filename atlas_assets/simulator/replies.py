@@ -23,7 +23,8 @@ Wrappers are applied only where the specification's answer extraction removes th
 accuracy follows skill and `malformed_rate` alone controls format failures:
 <think> blocks everywhere but raw-text (instruction) rows, unless the reasoning goes to
 `reasoning_content`; "Final answer:" lines for one-line answers of the exact, numeric,
-mc, contains and json scorers; fences for every scorer that extraction un-fences.
+mc, contains and json scorers (`Scorer.answer_line`); fences, in the scorer's
+`fence_language`, for every scorer whose extraction removes them.
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from atlas_assets.corpus.extract import NO_EXTRACTION
 from atlas_assets.corpus.reference import perturbed_output, reference_output
-from atlas_assets.corpus.scorers import ModelOutput
+from atlas_assets.corpus.scorers import SCORERS, ModelOutput, Scorer
 from atlas_assets.corpus.splice import inject_splice
 from atlas_assets.simulator.index import RequestView, RowEntry
 from atlas_assets.simulator.profiles import SimulatorProfile
@@ -47,8 +47,6 @@ __all__ = ["CHARS_PER_TOKEN", "Draws", "Failure", "Reply", "ReplyRequest", "comp
 
 CHARS_PER_TOKEN = 4
 THINK_TOKENS = (16, 128)
-FINAL_ANSWER_SCORERS = frozenset({"exact", "numeric", "mc", "contains", "json"})
-FENCE_LANGUAGE = {"code_exec": "python", "splice": "javascript", "json": "json"}
 
 Failure = Literal["error_500", "error_503", "timeout", "rate_limited", "dropped"]
 
@@ -207,7 +205,7 @@ def compose_reply(
         text = _splice(profile, _prose(rng, n), (), row_key, attempt)
         return _limit(Reply(content=text, finish_reason="length" if request.max_tokens else "stop"), request)
     assert entry is not None and entry.scorer is not None
-    scorer = entry.scorer
+    scorer = SCORERS[entry.scorer]
     right, wrong = answers
     correct = rng.random() < profile.skill.of(entry.difficulty)
     if entry.needs_image and view.images == 0:
@@ -222,7 +220,7 @@ def compose_reply(
     if output.tool_calls and not request.tools_offered:
         output = ModelOutput(text="I would need a tool to do that, and none is available.")
     if malformed:
-        if scorer == "tool_call" and request.tools_offered:
+        if scorer.reads_tool_calls and request.tools_offered:
             return Reply(tool_calls=[(_call_id(row_key, 0), _tool_name(entry, right), '{"')], finish_reason="tool_calls")
         return _cut_off_in_reasoning(profile, reasoning, scorer)
 
@@ -235,12 +233,12 @@ def compose_reply(
 
     context = (entry.row.get("meta") or {}).get("context_identifiers") or ()
     text = _splice(profile, output.text or "", context, row_key, attempt)
-    if final_line and scorer in FINAL_ANSWER_SCORERS and "\n" not in text:
+    if final_line and scorer.answer_line and "\n" not in text:
         text = f"{_LEAD_INS[rng.below(len(_LEAD_INS))]}\n\nFinal answer: {text}"
-    if fence and scorer not in NO_EXTRACTION:
-        text = f"```{FENCE_LANGUAGE.get(scorer, '')}\n{text}\n```"
+    if fence and scorer.extraction.strips_wrappers:
+        text = f"```{scorer.fence_language}\n{text}\n```"
     reply = Reply(content=text)
-    if think and (profile.reasoning_content or scorer not in NO_EXTRACTION):
+    if think and (profile.reasoning_content or scorer.extraction.strips_wrappers):
         _add_reasoning(profile, reply, reasoning)
     return _limit(reply, request)
 
@@ -270,11 +268,11 @@ def _add_reasoning(profile: SimulatorProfile, reply: Reply, reasoning: str) -> N
         reply.reasoning_tokens = tokens(f"<think>\n{reasoning}\n</think>")
 
 
-def _cut_off_in_reasoning(profile: SimulatorProfile, reasoning: str, scorer: str) -> Reply:
+def _cut_off_in_reasoning(profile: SimulatorProfile, reasoning: str, scorer: Scorer) -> Reply:
     """Malformed: the generation ran out inside its reasoning, no answer was given."""
     if profile.reasoning_content:
         return Reply(reasoning=reasoning, finish_reason="length", reasoning_tokens=tokens(reasoning))
-    if scorer in NO_EXTRACTION:  # raw-text scorers would read the reasoning as the reply
+    if not scorer.extraction.strips_wrappers:  # raw-text scorers would read the reasoning as the reply
         return Reply(finish_reason="length")
     content = f"<think>\n{reasoning}"
     return Reply(content=content, finish_reason="length", reasoning_tokens=tokens(content))

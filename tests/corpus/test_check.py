@@ -260,7 +260,7 @@ def test_missing_rules_and_scorers_fail_with_a_clear_message(corpus_copy, tmp_pa
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 1
-    assert "ERROR corpus field scorer: the scoring library atlas_assets/corpus/scorers.py cannot be imported" in proc.stdout
+    assert "ERROR corpus field scorer: the scoring library atlas_assets/corpus/scorers/ cannot be imported" in proc.stdout
 
 
 def test_lock_py_publishes_once_and_never_rewrites(corpus_copy):

@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from atlas_assets.corpus.extract import extract_answer
-from atlas_assets.corpus.scorers import score
+from atlas_assets.corpus.scorers import extract_answer, score
 from atlas_assets.corpus.splice import find_splices
 from tests.simulator.conftest import CONTEXT_IDENTIFIERS, body_for, chat, eval_rows, fixture_row
 
