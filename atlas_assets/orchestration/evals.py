@@ -180,6 +180,10 @@ def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = No
             metadata["accuracy"] = dg.MetadataValue.float(float(scores["accuracy"] or 0.0))
             metadata["correct"] = dg.MetadataValue.int(scores["correct"])
             metadata["total"] = dg.MetadataValue.int(scores["total"])
+            errata = res.get("errata") or {}
+            if errata.get("pinned"):
+                metadata["errata"] = ", ".join(errata["pinned"])
+                metadata["errata_excluded_rows"] = dg.MetadataValue.int(len(scores.get("excluded") or []))
         for warning in res["warnings"]:
             context.log.warning(warning)
         return dg.MaterializeResult(data_version=dg.DataVersion(outcome.sha256), metadata=metadata)
