@@ -16,7 +16,9 @@ The package, by job (each module's docstring has the details):
                   (`JS_KEYWORDS`, `JS_BUILTINS`, `NAMESPACE_MEMBERS`);
 * `rules`      -- the weld, structural and number rules and their thresholds;
 * `findings`   -- the finding type, `Splice` and `describe()`;
-* `detection`  -- `find_splices`, which applies the rules by role;
+* `detection`  -- `find_splices`, which applies the rules by role, and
+                  `judge_generation`, the item verdict (empty, prose-only and near-empty
+                  replies fail before splices are looked for);
 * `injection`  -- writing splices onto intact code (`inject_splice` for simulators and
                   perturbations, `make_cases` for the bench).
 
@@ -27,7 +29,7 @@ new code may import from the module that does the job.
 
 from __future__ import annotations
 
-from .detection import find_splices
+from .detection import find_splices, judge_generation
 from .findings import Splice
 from .injection import inject_splice
 from .roles import BUILTIN_METHOD_HEADS, JS_BUILTINS, JS_KEYWORDS, NAMESPACE_MEMBERS
@@ -43,6 +45,7 @@ __all__ = [
     "Token",
     "find_splices",
     "inject_splice",
+    "judge_generation",
     "js_tokens",
     "without_prose",
 ]

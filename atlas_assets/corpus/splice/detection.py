@@ -1,4 +1,5 @@
-"""Finding spliced tokens in a JavaScript module: `find_splices`.
+"""Finding spliced tokens in a JavaScript module (`find_splices`), and judging a
+generation for eval-longgen-integrity-v1 (`judge_generation`).
 
 `find_splices(code, context_identifiers)` returns every damaged identifier or number of a
 generation as `Splice` findings (`describe()` gives the line and why), empty when the
@@ -30,16 +31,41 @@ third-party API reached another way can look like a weld (bench/splice_bench.py
 and imports of names the project does not export will also flag a model that uses a
 helper it never defined -- code that would throw a ReferenceError anyway.
 
+`judge_generation(code, context_identifiers, meta)` is the item's verdict: "no splice
+found" is only a pass when there is a module to find splices in. The reply fails, before
+any splice is looked for, when it is
+
+* empty: None, ``""`` or whitespace only -> ``"empty output"``;
+* prose only: no line of it is code -> ``"no code: the reply is prose only (refusal?)"``.
+  A *code line* is a line with at least one JavaScript token outside comments, strings
+  and template text, after the prose lines are blanked (`without_prose`) and markdown
+  fence lines dropped, on which no two words stand side by side with nothing between
+  them (``I can help`` -- never JavaScript unless one of them is a keyword such as
+  ``return x`` or ``export default``), and which is not one bare word with at most a
+  closing ``. : ! ?`` (``Sure!``, ``Note:``);
+* near-empty: fewer *module lines* than half the requested minimum
+  (``meta["min_lines"]``; not checked when the row states none) ->
+  ``"near-empty: 12 module lines, the item asks for 150-190 lines"``. Module lines are the
+  non-blank lines that are not prose: code lines plus comment lines (the requested range
+  counts every line of the file, comments included). Half is deliberately far below the
+  range: a module that is merely short is still judged for splices only -- the splice
+  scorer is not a correctness check, it refuses only replies that leave nothing to judge.
+
+Otherwise the verdict is `find_splices` on ``code`` (markdown fence lines blanked, line
+numbers kept; the scorer's extraction has already removed them): ``(True, None)`` when it
+finds nothing, else ``(False, the first three findings described, "; "-joined)`` -- the
+same verdict and text the splice scorer gives today.
+
 Standard library only.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from .findings import Splice
-from .roles import JS_BUILTINS, _analyse, _function_name, _outside_member
+from .roles import _CONTEXTUAL, JS_BUILTINS, JS_KEYWORDS, _analyse, _function_name, _outside_member
 from .rules import (
     MIN_FRAGMENT,
     _PLAIN_INT,
@@ -77,7 +103,7 @@ from .rules import (
 )
 from .tokens import _pairs, js_tokens, without_prose
 
-__all__ = ["Splice", "find_splices"]
+__all__ = ["Splice", "find_splices", "judge_generation", "module_lines"]
 
 
 def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
@@ -275,3 +301,75 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
             found.append(extra)
     found.sort(key=lambda s: s.line)
     return found
+
+
+_FENCE_LINE_RE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n`]*$", re.M)  # a markdown fence line (as extract.py reads one)
+_SENTENCE_END = frozenset(".:!?")
+NEAR_EMPTY_SHARE = 0.5  # fewer module lines than this share of meta.min_lines: near-empty
+MAX_FINDINGS_DESCRIBED = 3
+
+
+def module_lines(code: str) -> tuple[int, int]:
+    """(code lines, module lines) of a reply; see the module docstring. Code lines carry
+    JavaScript tokens and no two side-by-side words; module lines are the non-blank lines
+    that are not prose: code lines and comment lines (a JSDoc sentence is blanked by
+    `without_prose` like a preamble, but lies inside a comment). Prose lines, markdown
+    fence lines and blank lines count as neither."""
+    text = _FENCE_LINE_RE.sub("", code)
+    blanked = without_prose(text)  # same lines, the prose ones emptied
+    outside_comments = {t.line for t in js_tokens(text)}  # lines with a token
+    by_line: dict[int, list] = {}
+    for tok in js_tokens(blanked):
+        by_line.setdefault(tok.line, []).append(tok)
+    code_count = module_count = 0
+    for number, (raw, line) in enumerate(zip(text.split("\n"), blanked.split("\n")), start=1):
+        if not line.strip():
+            module_count += bool(raw.strip()) and number not in outside_comments  # a comment sentence blanked as prose
+            continue
+        tokens = by_line.get(number, [])
+        if _prose_tokens(tokens):
+            continue
+        module_count += 1
+        code_count += bool(tokens)
+    return code_count, module_count
+
+
+def _prose_tokens(tokens: list) -> bool:
+    """The tokens of one line are natural language, not JavaScript: two words side by side
+    (neither a keyword that takes one: ``return x``), a quote that never closes (``I'm``),
+    or one bare word with at most a closing ``. : ! ?`` (``Sure!``)."""
+    if any(
+        a.kind in ("ident", "number") and b.kind in ("ident", "number", "bad-number") and a.text not in _CONTEXTUAL and b.text not in _CONTEXTUAL
+        for a, b in zip(tokens, tokens[1:])
+    ):
+        return True
+    if any(t.kind == "string" and (len(t.text) < 2 or t.text[-1] != t.text[0]) for t in tokens):
+        return True
+    return (
+        len(tokens) in (1, 2) and tokens[0].kind == "ident" and tokens[0].text not in JS_KEYWORDS
+        and (len(tokens) == 1 or tokens[1].text in _SENTENCE_END)
+    )
+
+
+def judge_generation(code: str | None, context_identifiers: Iterable[str], meta: Mapping[str, Any] | None = None) -> tuple[bool, str | None]:
+    """The verdict on one eval-longgen-integrity-v1 generation: ``(True, None)`` when it is
+    a module with no splice, else ``(False, why)``. `code` is the reply as the scorer
+    reads it (think blocks and code fences already removed; None for no text), `meta` the
+    row's meta (``min_lines``/``max_lines`` give the requested range). An empty reply, a
+    prose-only reply (a refusal) and a near-empty one -- fewer module lines than
+    NEAR_EMPTY_SHARE of ``min_lines`` -- fail before splices are looked for; the rule is in
+    the module docstring."""
+    if code is None or not code.strip():
+        return False, "empty output"
+    code_count, module_count = module_lines(code)
+    if code_count == 0:
+        return False, "no code: the reply is prose only (refusal?)"
+    low = (meta or {}).get("min_lines")
+    high = (meta or {}).get("max_lines")
+    if isinstance(low, int) and low > 0 and module_count < NEAR_EMPTY_SHARE * low:
+        asked = f"{low}-{high}" if isinstance(high, int) else f"at least {low}"
+        return False, f"near-empty: {module_count} module lines, the item asks for {asked} lines"
+    found = find_splices(_FENCE_LINE_RE.sub("", code), context_identifiers)
+    if found:
+        return False, "; ".join(s.describe() for s in found[:MAX_FINDINGS_DESCRIBED])
+    return True, None
