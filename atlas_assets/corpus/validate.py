@@ -203,6 +203,17 @@ def _check_messages(sink: _Sink, row_id: str, messages: Any, field_name: str = "
 # --- the card --------------------------------------------------------------------------
 
 
+def card_scoring_problems(spec: DatasetSpec, lib: ModuleType) -> list[str]:
+    """The effective card's scoring block (card-corrections.json applied) against the code."""
+    from atlas_assets.corpus import cards
+
+    try:
+        corrections = cards.load_corrections(spec.root).for_dataset(spec.id)
+    except cards.CardsError as error:
+        return [str(error)]
+    return cards.scoring_problems(lib, spec.card, corrections)
+
+
 def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _Sink, scorers: Mapping[str, Scorer] | None) -> None:
     card = spec.card
     if not card:
@@ -247,9 +258,10 @@ def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _S
         ok, why = _inside(spec.folder, rel)
         if not ok:
             sink.error(None, "dataset.json:sources", why)
+    if scorers is not None:
+        for message in card_scoring_problems(spec, lib):
+            sink.error(None, "dataset.json:scoring", message)
     if card.get("kind") == "eval":
-        if card.get("scoring") != lib.SCORING:
-            sink.error(None, "dataset.json:scoring", "differs from the shared _lib.SCORING block (emit the card via _lib.eval_dataset_json)")
         default = card.get("default_scorer")
         if scorers is not None and default not in scorers:
             sink.error(None, "dataset.json:default_scorer", f"{default!r} is not a known scorer ({', '.join(sorted(scorers))})")
@@ -574,9 +586,11 @@ def validate_dataset(
 
 
 def corpus_bytes(root: Path) -> int:
+    """Every file under the datasets folder, dot-files included; only Python's own bytecode
+    caches (``__pycache__``, written by importing the generators) are left out."""
     total = 0
     for path in root.rglob("*"):
-        if path.is_file() and "__pycache__" not in path.parts and not any(p.startswith(".") for p in path.relative_to(root).parts):
+        if path.is_file() and "__pycache__" not in path.relative_to(root).parts:
             total += path.stat().st_size
     return total
 
@@ -623,6 +637,22 @@ def index_problems(root: Path) -> list[Problem]:
             rel = path.relative_to(root).as_posix()
             problems.append(Problem("corpus", None, rel, "the corpus index is stale: run python datasets/_gen/index.py"))
     return problems
+
+
+def card_correction_problems(root: Path, dataset_ids: set[str], checked_ids: set[str] | None = None) -> list[Problem]:
+    """datasets/card-corrections.json is valid and names only existing datasets; `checked_ids`
+    limits the dataset test to those ids (a partial check does not see every folder)."""
+    from atlas_assets.corpus import cards
+
+    try:
+        corrections = cards.load_corrections(root)
+    except cards.CardsError as error:
+        return [Problem("corpus", None, cards.CORRECTIONS_FILE, str(error))]
+    return [
+        Problem("corpus", None, f"{cards.CORRECTIONS_FILE}:{c.id}.dataset", f"{c.dataset!r} is not a dataset folder")
+        for c in corrections.corrections
+        if c.dataset not in dataset_ids and (checked_ids is None or c.dataset in checked_ids)
+    ]
 
 
 def errata_problems(root: Path, checked_ids: set[str] | None = None) -> list[Problem]:
@@ -763,6 +793,7 @@ def validate_corpus(
     clock = time.perf_counter()
     report.problems.extend(lock_problems(root, specs, set(only) if only else None))
     report.problems.extend(errata_problems(root, set(only) if only else None))
+    report.problems.extend(card_correction_problems(root, {s.id for s in registry.discover(root)}, set(only) if only else None))
     if not only:
         report.problems.extend(index_problems(root))
     report.corpus_bytes = corpus_bytes(root)

@@ -64,8 +64,9 @@ CODE_LANG_NAMES = {
     "sql": "SQL",
 }
 
-# The scoring block: identical in every eval dataset card. The dataset's default scorer
-# lives beside it (`default_scorer`), never inside it.
+# The scoring block the first-wave eval cards published (its extraction lines are superseded
+# by datasets/card-corrections.json); its other keys are the rules every card states. The
+# dataset's default scorer lives beside it (`default_scorer`), never inside it.
 SCORING: dict[str, Any] = {
     "extraction": [
         "drop everything inside <think>...</think>, including an unterminated leading <think> block",
@@ -296,13 +297,20 @@ def base_dataset_json(
     return card
 
 
-def eval_dataset_json(*, default_scorer: str, rows: Sequence[Mapping[str, Any]], **kwargs: Any) -> dict[str, Any]:
-    """An eval card: the base card plus the shared scoring block and the default scorer.
+def eval_dataset_json(
+    *, default_scorer: str, rows: Sequence[Mapping[str, Any]], scoring: Mapping[str, Any] | None = None, **kwargs: Any
+) -> dict[str, Any]:
+    """An eval card: the base card plus the scoring block and the default scorer.
 
     `scorers` lists every scorer the rows use (row scorer wins over the default).
+    `scoring` is the card's scoring block: a new dataset passes
+    `atlas_assets.corpus.cards.scoring_block(...)` (extraction per scorer, as the code does
+    it; check.py insists). Without it the card gets SCORING, the block the first-wave
+    generators published -- kept so they regenerate byte-identical; their cards are
+    corrected in datasets/card-corrections.json.
     """
     card = base_dataset_json(kind="eval", rows=rows, **kwargs)
-    card["scoring"] = json.loads(json.dumps(SCORING))
+    card["scoring"] = json.loads(json.dumps(SCORING if scoring is None else scoring))
     card["default_scorer"] = default_scorer
     card["scorers"] = sorted({row.get("scorer", default_scorer) for row in rows})
     return card

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from atlas_assets.corpus import registry, validate
+from atlas_assets.corpus import cards, registry, validate
 from tests.corpus.conftest import ROOT, read_rows, write_rows
 
 CHECK = ROOT / "_gen" / "check.py"
@@ -178,9 +178,10 @@ def test_injected_fault_is_named_precisely(corpus_copy, fault):
 def _eval_dataset(folder: Path, rows: list[dict], default_scorer: str = "mc") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     lib = registry.load_lib(folder.parent)
+    used = sorted({row.get("scorer", default_scorer) for row in rows})
     card = lib.eval_dataset_json(
         dataset_id=folder.name, description="test", generator=folder.parent / "_gen" / "gen_prompts_code_v1.py",
-        seed=1, rows=rows, default_scorer=default_scorer,
+        seed=1, rows=rows, default_scorer=default_scorer, scoring=cards.scoring_block(lib, used),
     )
     lib.write_card(folder / "dataset.json", card)
     lib.write_jsonl(folder / "rows.jsonl", rows)
