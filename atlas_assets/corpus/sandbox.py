@@ -1,36 +1,41 @@
-"""Run model-written Python against a row's tests in a sandboxed subprocess.
+"""Run a model-written Python program against a code_exec row's tests.
 
-The layers, each applied where the platform allows it and reported per run in
-`SandboxResult.isolation`:
+Two sides, and the tests never cross to the untrusted one:
 
-* **Linux namespaces** (``unshare(2)`` via ctypes; a user namespace is added when not
-  root): a new network namespace (no interfaces up: no network, not even loopback to the
-  host), a new PID namespace whose init is our supervisor (when it exits the kernel kills
-  every process left inside, so a fork bomb or a daemonised child cannot outlive the
-  item), a fresh ``/proc`` (the parent's processes and their environments are invisible),
-  and a private mount namespace where every mount is remounted read-only except the
-  scratch directory, which is a fresh size-limited tmpfs.
-* **An unprivileged uid** when the harness runs as root: the code runs as a throw-away uid
-  (no groups, ``PR_SET_NO_NEW_PRIVS``), so ``RLIMIT_NPROC`` actually applies (root is
-  exempt from it) and file permissions apply.
-* **rlimits**: CPU seconds (``RLIMIT_CPU``), address space (``RLIMIT_AS``), processes
-  (``RLIMIT_NPROC``), file size (``RLIMIT_FSIZE``), open files, no core dumps.
-* **wall time**: the parent kills the whole process group at the deadline, and the
-  supervisor's own ``alarm()`` ends the PID namespace even if the parent died.
-* **a scrubbed environment**: only PATH, HOME/TMPDIR (the scratch dir), a UTF-8 locale and
-  PYTHONHASHSEED; the interpreter runs with ``-I -S`` (no user site, no site-packages, no
-  PYTHON* variables), so only the standard library is importable.
+* **the sandbox** (sandbox_server.py): one ``python -I -S -B`` interpreter that forks
+  into a namespace supervisor and the candidate process. The candidate runs the program
+  alone (as module ``solution``, so a ``__main__`` block does not run) and then answers
+  requests on a pipe: look a name up, call it, get an attribute, iterate, ...
+* **the judge** (judge.py, in this process): executes the tests here, with the names they
+  need from the program bound to the values and opaque proxies the sandbox returns. Only
+  plain values cross back, strictly decoded; candidate objects are never asked ``==``,
+  ``bool()`` or ``hash()``. The verdict is the judge's: every test statement ran without
+  exception. Nothing the candidate prints, writes to any fd, exits with or registers with
+  ``atexit`` can make a pass (there is no token to forge: no success signal comes from
+  the sandbox at all).
 
-Without namespaces (non-Linux, or no user namespaces for a non-root user) the code still
-runs under the rlimits, the wall-time kill, the scrubbed environment and a scratch working
-directory, but network and filesystem isolation are *not* available; `isolation` says so
-and `require_isolation=True` refuses to run in that case.
+`SandboxResult.mode` (and `sandbox_mode()` for the platform) says what else holds:
 
-Contract of a code_exec row: ``tests`` is Python source executed after the program, in the
-same namespace (the program runs with ``__name__ == "solution"``, so a ``__main__`` block
-does not run); the item passes when both run to completion (an ``assert`` failing, any
-exception, ``sys.exit``/``os._exit`` before the end, a limit or the deadline is a fail).
-Containment, not score integrity against code written to game the harness, is the goal.
+* ``"isolated"`` -- Linux namespaces (net, mount, PID, IPC, UTS; user when not root): the
+  candidate sees a new root holding only read-only binds of the Python runtime
+  (``sys.base_prefix``), /usr/lib(64) with the /lib links and /etc/ld.so.cache, plus a
+  size-limited scratch tmpfs at /tmp; the project checkout and the corpus were verified
+  absent; no /proc, no /dev. An empty network namespace plus a seccomp filter make
+  socket(), socketpair() and io_uring_setup() fail with EPERM (no TCP, UDP, IPv6, Unix
+  socket of any kind). It runs as a throw-away uid (or with every capability dropped in
+  the user namespace) under ``PR_SET_NO_NEW_PRIVS``; when it ends, the PID namespace ends
+  and with it every process the program started, daemonised or not.
+* ``"contained"`` -- whatever of the above failed (see `isolation`): still rlimits (CPU,
+  address space, processes, file size, open files, no core), the judge's per-request and
+  total deadlines (the sandbox is killed at the deadline), a scrubbed environment, the
+  interpreter in isolated mode (standard library only), a scratch working directory, the
+  throw-away uid when the harness is root, and the seccomp filter where it installs. NOT
+  guaranteed: the program may read the host's files (the corpus included) and, without
+  seccomp, reach the network; without a PID namespace a child that calls setsid() can
+  outlive the item unless the harness is root (then the throw-away uid is swept).
+
+Verdict integrity holds in both modes. ``ATLAS_SANDBOX_CONTAINED=1`` forces the weaker
+mode (no namespaces, no seccomp), for tests and for platforms where probing misbehaves.
 """
 
 from __future__ import annotations
@@ -45,17 +50,26 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["SandboxLimits", "SandboxResult", "is_isolated", "probe_isolation", "run_python"]
+from atlas_assets.corpus import sandbox_server
+from atlas_assets.corpus.judge import Channel, Judge, SandboxLost
+
+__all__ = ["SandboxLimits", "SandboxResult", "probe_isolation", "run_python", "sandbox_mode"]
+
+_SERVER_SOURCE = Path(sandbox_server.__file__).read_text(encoding="utf-8")
+_REPO = Path(__file__).resolve().parents[2]
+_UID_BASE = 1_500_000
 
 
 class SandboxLimits(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    wall_seconds: float = Field(10.0, gt=0, description="deadline for the whole run")
+    wall_seconds: float = Field(10.0, gt=0, description="deadline for the whole item (start, program, every test call)")
+    call_seconds: float | None = Field(None, gt=0, description="deadline of one request (the program's load, one call); None: the whole budget")
     cpu_seconds: int = Field(5, ge=1, description="RLIMIT_CPU of the program")
     memory_bytes: int = Field(512 * 2**20, ge=32 * 2**20, description="RLIMIT_AS of each process")
     max_processes: int = Field(32, ge=1, description="RLIMIT_NPROC (effective for non-root uids)")
@@ -67,237 +81,52 @@ class SandboxLimits(BaseModel):
 
 class SandboxResult(BaseModel):
     passed: bool
-    exit_code: int | None = None
+    mode: str = Field("contained", description='"isolated" or "contained" (see the module docstring)')
+    exit_code: int | None = Field(None, description="the sandbox's exit status if it ended before the verdict")
     timed_out: bool = False
     wall_seconds: float
     stdout: str = ""
-    stderr: str = ""
+    stderr: str = Field("", description="the program's stderr, then one `judge: ...` line when it failed")
     isolation: dict[str, str] = Field(default_factory=dict)
-    error: str | None = None
+    failure: str | None = Field(None, description="why the judge failed the item")
+    error: str | None = Field(None, description="the sandbox could not run the item at all")
 
 
-# The supervisor: runs as the harness user, sets up namespaces, then forks the init of the
-# PID namespace, which mounts, applies limits, drops the uid and executes the runner.
-_SUPERVISOR = r'''
-import ctypes, json, os, resource, signal, sys
-cfg = json.loads(sys.stdin.read())
-report = {}
-def say(**kw):
-    report.update(kw)
-out_fd = os.open(cfg["out"] + "/stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-err_fd = os.open(cfg["out"] + "/stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-done_fd = os.open(cfg["out"] + "/done", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-NEWNS, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET = 0x20000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000
-try:
-    libc = ctypes.CDLL(None, use_errno=True)
-    unshare = libc.unshare
-except (OSError, AttributeError):
-    libc = unshare = None
-root = os.geteuid() == 0
-ns = False
-if unshare is not None and sys.platform.startswith("linux"):
-    flags = NEWNS | NEWNET | NEWPID | NEWIPC | NEWUTS | (0 if root else NEWUSER)
-    if unshare(flags) == 0:
-        ns = True
-        if not root:
-            uid, gid = cfg["host_uid"], cfg["host_gid"]
-            with open("/proc/self/setgroups", "w") as f: f.write("deny")
-            with open("/proc/self/uid_map", "w") as f: f.write(f"0 {uid} 1")
-            with open("/proc/self/gid_map", "w") as f: f.write(f"0 {gid} 1")
-    else:
-        say(namespace_error=os.strerror(ctypes.get_errno()))
-say(network="isolated (empty network namespace)" if ns else "NOT isolated (no namespaces)",
-    pid_namespace="yes" if ns else "no")
-
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
-MS_NOATIME, MS_NODIRATIME, MS_BIND, MS_REC, MS_PRIVATE = 1024, 2048, 4096, 16384, 1 << 18
-MS_RELATIME, MS_STRICTATIME = 1 << 21, 1 << 24
-_OPT = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
-        "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME, "strictatime": MS_STRICTATIME}
-
-def mount(src, target, fstype, flags, data):
-    enc = lambda s: None if s is None else s.encode()
-    if libc.mount(enc(src), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)) != 0:
-        return os.strerror(ctypes.get_errno())
-    return None
-
-def unescape(path):
-    return path.encode().decode("unicode_escape") if "\\" in path else path
-
-def setup_mounts(scratch, drop_uid):
-    if mount("none", "/", None, MS_REC | MS_PRIVATE, None):
-        return "private propagation failed"
-    opts = f"size={cfg['scratch_bytes']},mode=0700"
-    if drop_uid is not None:
-        opts += f",uid={drop_uid},gid={drop_uid}"
-    err = mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, opts)
-    if err:
-        return f"scratch tmpfs failed: {err}"
-    python = cfg["python"]
-    if drop_uid is not None and cfg["py_prefix"]:
-        # The interpreter may live where the throw-away uid cannot reach (e.g. under a
-        # 0700 /root): show it to the sandbox through a read-only bind mount.
-        err = mount(cfg["py_prefix"], cfg["py_mount"], None, MS_BIND | MS_REC, None)
-        if not err:
-            python = cfg["py_mount"] + "/" + cfg["py_rel"]
-            cfg["env"]["LD_LIBRARY_PATH"] = cfg["py_mount"] + "/lib"
-    cfg["python"] = python
-    failed = []
-    with open("/proc/self/mountinfo") as f:
-        entries = [line.split() for line in f]
-    for fields in entries:
-        point, per_mount = unescape(fields[4]), fields[5].split(",")
-        if point == scratch or "ro" in per_mount:
-            continue
-        flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID
-        for opt in per_mount:
-            flags |= _OPT.get(opt, 0)
-        if mount(None, point, None, flags, None):
-            failed.append(point)
-    if failed:
-        return "read-only remount failed for " + ", ".join(failed[:5])
-    return None
-
-def init():
-    # PID 1 of the sandbox (or a plain child without namespaces).
-    if libc is not None and sys.platform.startswith("linux"):
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    signal.signal(signal.SIGALRM, lambda *a: os._exit(137))
-    signal.alarm(int(cfg["wall_seconds"]) + 2)
-    scratch = cfg["scratch"]
-    drop = cfg["drop_uid"] if root else None
-    if ns:
-        err = setup_mounts(scratch, drop)
-        say(filesystem=("read-only except a fresh scratch tmpfs" if not err else f"PARTIAL: {err}"))
-        err = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
-        say(proc=("private /proc" if not err else f"host /proc ({err})"))
-    else:
-        if drop is not None:
-            os.chown(scratch, drop, drop)
-        say(filesystem="NOT isolated: scratch working directory only")
-    say(uid=(f"dropped to {drop}" if drop is not None else "unchanged (not root)"))
-    os.write(2, (json.dumps(report) + "\n").encode())
-    child = os.fork()
-    if child == 0:
-        stage = "limits"
-        report_fd = os.dup(2)
-        os.set_inheritable(report_fd, False)
-        try:
-            if ns:
-                os.setsid()  # without a PID namespace, stay in the group the parent kills
-            for res, value in ((resource.RLIMIT_CPU, (cfg["cpu_seconds"], cfg["cpu_seconds"] + 1)),
-                               (resource.RLIMIT_AS, (cfg["memory_bytes"],) * 2),
-                               (resource.RLIMIT_NPROC, (cfg["max_processes"],) * 2),
-                               (resource.RLIMIT_FSIZE, (cfg["max_file_bytes"],) * 2),
-                               (resource.RLIMIT_NOFILE, (cfg["max_open_files"],) * 2),
-                               (resource.RLIMIT_CORE, (0, 0))):
-                resource.setrlimit(res, value)
-            stage = "uid"
-            if drop is not None:
-                os.setgroups([])
-                os.setresgid(drop, drop, drop)
-                os.setresuid(drop, drop, drop)
-            if libc is not None and sys.platform.startswith("linux"):
-                libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
-                libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (reset by the uid change)
-            stage = "chdir"
-            os.chdir(scratch)
-            stage = "exec"
-            devnull = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(devnull, 0)
-            os.dup2(out_fd, 1)
-            os.dup2(err_fd, 2)
-            os.dup2(done_fd, 3)
-            os.closerange(4, report_fd)
-            os.closerange(report_fd + 1, 1 << 16)
-            os.execve(cfg["python"], [cfg["python"], "-I", "-S", "-B", "-c", cfg["runner"], cfg["in"], cfg["nonce"]], cfg["env"])
-        except BaseException as exc:
-            os.write(report_fd, f"sandbox setup failed at {stage}: {exc!r}\n".encode())
-        os._exit(126)
-    code = 125
-    while True:
-        try:
-            pid, status = os.wait()
-        except ChildProcessError:
-            break
-        if pid == child:
-            code = os.waitstatus_to_exitcode(status)
-            code = 128 - code if code < 0 else code
-            break
-    os._exit(code)
-
-if libc is not None and sys.platform.startswith("linux"):
-    libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come back to us to be reaped
-pid = os.fork()
-if pid == 0:
-    try:
-        init()
-    finally:
-        os._exit(124)
-
-def stop(signum, frame):
-    # The parent's deadline: kill the sandbox's init (with a PID namespace that ends every
-    # process inside) and stay alive to reap it, so nothing is left as a zombie.
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-signal.signal(signal.SIGTERM, stop)
-while True:
-    try:
-        done, status = os.waitpid(pid, 0)
-        break
-    except InterruptedError:
-        continue
-code = os.waitstatus_to_exitcode(status)
-while True:  # reap whatever was re-parented to us
-    try:
-        if os.waitpid(-1, os.WNOHANG)[0] == 0:
-            break
-    except ChildProcessError:
-        break
-sys.exit(128 - code if code < 0 else code)
-'''
-
-# The runner: the only code that runs as the sandbox uid before the program.
-_RUNNER = r'''
-import os, sys
-in_dir, nonce = sys.argv[1], sys.argv[2]
-del sys.argv[1:]
-with open(os.path.join(in_dir, "solution.py"), encoding="utf-8") as f:
-    program = f.read()
-with open(os.path.join(in_dir, "tests.py"), encoding="utf-8") as f:
-    tests = f.read()
-namespace = {"__name__": "solution", "__builtins__": __builtins__}
-exec(compile(program, "solution.py", "exec"), namespace)
-exec(compile(tests, "tests.py", "exec"), namespace)
-sys.stdout.flush()
-os.write(3, nonce.encode())
-'''
-
-_UID_BASE = 1_500_000
+def _forced_contained() -> bool:
+    return os.environ.get("ATLAS_SANDBOX_CONTAINED", "") not in ("", "0")
 
 
-def _scrubbed_env(scratch: str) -> dict[str, str]:
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": scratch,
-        "TMPDIR": scratch,
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONHASHSEED": "0",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONIOENCODING": "utf-8",
-    }
+def _runtime_view() -> tuple[list[str], list[tuple[str, str]], str | None]:
+    """What the new root shows: (read-only bind sources, symlinks, problem). The problem is
+    set when the project or the corpus would be under a bind (then no new root)."""
+    binds = [os.path.realpath(sys.base_prefix)]
+    links: list[tuple[str, str]] = []
+    for path in ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/etc/ld.so.cache"):
+        if os.path.islink(path) and not path.startswith("/usr"):
+            links.append((path, os.readlink(path)))
+        elif os.path.exists(path):
+            binds.append(os.path.realpath(path))
+    binds = sorted(set(binds))
+    for hidden in _hidden_paths():
+        for source in binds:
+            if hidden == source or hidden.startswith(source.rstrip("/") + "/"):
+                return binds, links, f"{hidden} would be visible under the bind of {source}"
+    return binds, links, None
 
 
-def _read_head(path: Path, limit: int) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(limit).decode("utf-8", "replace")
-    except OSError:
-        return ""
+def _hidden_paths() -> list[str]:
+    paths = {str(_REPO), str(_REPO / "datasets"), os.path.realpath(_REPO), os.path.realpath(_REPO / "datasets")}
+    return sorted(paths)
+
+
+def _mode(report: dict[str, str]) -> str:
+    ok = (
+        report.get("pid_namespace") == "yes"
+        and report.get("filesystem", "").startswith("new root")
+        and report.get("seccomp", "").startswith("active")
+        and not report.get("privileges", "unchanged").startswith("unchanged")
+    )
+    return "isolated" if ok else "contained"
 
 
 def _kill_uid(uid: int) -> None:
@@ -312,15 +141,32 @@ def _kill_uid(uid: int) -> None:
         pass
 
 
-def is_isolated(isolation: dict[str, str]) -> bool:
-    """Network and filesystem both isolated (namespaces worked)."""
-    return isolation.get("network", "").startswith("isolated") and isolation.get("filesystem", "").startswith("read-only")
+@functools.lru_cache(maxsize=2)
+def _probe(contained: bool) -> SandboxResult:
+    return run_python("", "", SandboxLimits(wall_seconds=10))
 
 
-@functools.lru_cache(maxsize=1)
 def probe_isolation() -> dict[str, str]:
-    """What this platform's sandbox achieves, from one trivial run (cached per process)."""
-    return dict(run_python("", "", SandboxLimits(wall_seconds=10)).isolation)
+    """What this platform's sandbox achieves (the `isolation` of one trivial run, cached)."""
+    return dict(_probe(_forced_contained()).isolation)
+
+
+def sandbox_mode() -> str:
+    """"isolated" or "contained" on this platform (cached); warns once when not isolated."""
+    probe = _probe(_forced_contained())
+    if probe.mode != "isolated":
+        _warn_once(probe.mode, json.dumps(probe.isolation, sort_keys=True))
+    return probe.mode
+
+
+@functools.lru_cache(maxsize=4)
+def _warn_once(mode: str, isolation: str) -> None:
+    warnings.warn(f"code_exec sandbox runs in {mode!r} mode (no filesystem/network isolation guarantee): {isolation}", RuntimeWarning, stacklevel=3)
+
+
+def _head(handle, limit: int) -> str:
+    handle.seek(0)
+    return handle.read(limit).decode("utf-8", "replace")
 
 
 def run_python(
@@ -330,103 +176,111 @@ def run_python(
     *,
     require_isolation: bool = False,
 ) -> SandboxResult:
-    """Execute `program` then `tests` in the sandbox; passed iff both ran to completion."""
+    """Load `program` in the sandbox and judge `tests` against it; passed iff every test
+    statement ran without exception (see the module docstring)."""
     limits = limits or SandboxLimits()
     if os.name != "posix":
         return SandboxResult(passed=False, wall_seconds=0.0, error="code_exec needs a POSIX system (rlimits)")
-    if require_isolation and not is_isolated(probe_isolation()):
+    if require_isolation and sandbox_mode() != "isolated":
         return SandboxResult(
             passed=False, wall_seconds=0.0, isolation=probe_isolation(),
             error=f"sandbox isolation unavailable on this platform: {probe_isolation()}",
         )
     start = time.perf_counter()
+    contained = _forced_contained()
+    binds, links, problem = _runtime_view()
     base = Path(tempfile.mkdtemp(prefix="atlas-sandbox-"))
-    root = os.geteuid() == 0
-    drop_uid = _UID_BASE + secrets.randbelow(1_000_000) if root else None
+    drop_uid = _UID_BASE + secrets.randbelow(1_000_000) if os.geteuid() == 0 else None
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    proc = None
+    report: dict[str, str] = {}
     try:
         os.chmod(base, 0o755)
-        in_dir, out_dir, scratch = base / "in", base / "out", base / "scratch"
-        real_exe, py_prefix = os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)
-        py_rel = os.path.relpath(real_exe, py_prefix)
-        if py_rel.startswith(".."):
-            py_prefix = py_rel = ""
-        for folder in (in_dir, out_dir, scratch, base / "python"):
-            folder.mkdir(mode=0o755)
-        (in_dir / "solution.py").write_text(program, encoding="utf-8")
-        (in_dir / "tests.py").write_text(tests, encoding="utf-8")
-        nonce = secrets.token_hex(16)
+        (base / "root").mkdir()
+        (base / "scratch").mkdir(mode=0o755)
         cfg = {
-            "in": str(in_dir),
-            "out": str(out_dir),
-            "scratch": str(scratch),
-            "nonce": nonce,
-            "python": sys.executable,
-            "py_prefix": py_prefix,
-            "py_rel": py_rel,
-            "py_mount": str(base / "python"),
-            "runner": _RUNNER,
-            "env": _scrubbed_env(str(scratch)),
+            "namespaces": not contained and problem is None,
+            "seccomp": not contained,
+            "root": str(base / "root"),
+            "binds": binds,
+            "links": links,
+            "hidden": _hidden_paths() + [str(base)],
+            "scratch": str(base / "scratch"),
             "drop_uid": drop_uid,
             "host_uid": os.getuid(),
             "host_gid": os.getgid(),
-            "wall_seconds": limits.wall_seconds,
-            "cpu_seconds": limits.cpu_seconds,
-            "memory_bytes": limits.memory_bytes,
-            "max_processes": limits.max_processes,
-            "max_file_bytes": limits.max_file_bytes,
-            "scratch_bytes": limits.scratch_bytes,
-            "max_open_files": limits.max_open_files,
+            **limits.model_dump(exclude={"call_seconds", "capture_bytes"}),
         }
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", "-c", _SUPERVISOR],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=_scrubbed_env(str(scratch)),
-            cwd=str(base),
-            start_new_session=True,
-        )
-        timed_out = False
-        try:
-            _, supervisor_err = proc.communicate(json.dumps(cfg).encode(), timeout=limits.wall_seconds)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            proc.send_signal(signal.SIGTERM)  # the supervisor kills the sandbox and reaps it
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-B", "-c", _SERVER_SOURCE, str(req_r), str(rep_w)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(req_r, rep_w),
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
+                cwd=str(base), start_new_session=True,
+            )
+            os.close(req_r)
+            os.close(rep_w)
+            req_r = rep_w = -1
+            channel = Channel(req_w, rep_r)
+            setup_deadline = time.monotonic() + limits.wall_seconds
+            error = None
             try:
-                _, supervisor_err = proc.communicate(timeout=2)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                _, supervisor_err = proc.communicate()
-        isolation: dict[str, str] = {}
-        messages = []
-        for line in supervisor_err.decode("utf-8", "replace").splitlines():
-            if line.startswith("{"):
-                try:
-                    isolation.update(json.loads(line))
-                    continue
-                except ValueError:
-                    pass
-            messages.append(line)
-        if not isolation.get("pid_namespace") == "yes" and drop_uid is not None:
-            _kill_uid(drop_uid)
-        done = _read_head(out_dir / "done", 64)
-        error = None
-        if require_isolation and not is_isolated(isolation):
-            error = f"sandbox isolation unavailable: {isolation}"
-        elif messages:
-            error = "; ".join(messages)[:500]
-        return SandboxResult(
-            passed=(not timed_out and proc.returncode == 0 and done == nonce and error is None),
-            exit_code=None if timed_out else proc.returncode,
-            timed_out=timed_out,
-            wall_seconds=round(time.perf_counter() - start, 4),
-            stdout=_read_head(out_dir / "stdout", limits.capture_bytes),
-            stderr=_read_head(out_dir / "stderr", limits.capture_bytes),
-            isolation=isolation,
-            error=error,
-        )
+                channel.send(cfg, setup_deadline)
+                hello = channel.recv(setup_deadline)
+                if not (isinstance(hello, list) and len(hello) == 2 and hello[0] == "hello" and isinstance(hello[1], dict)):
+                    raise SandboxLost("no hello from the sandbox")
+                report = {str(k): str(v) for k, v in hello[1].items()}
+            except SandboxLost as exc:
+                error = f"sandbox setup failed ({exc})"
+            if problem is not None:
+                report["filesystem"] = f"NOT isolated: {problem}"
+            mode = _mode(report)
+            report["mode"] = mode
+            verdict = None
+            if error is None and require_isolation and mode != "isolated":
+                error = f"sandbox isolation unavailable: {report}"
+            if error is None:
+                elapsed = time.perf_counter() - start
+                total = max(limits.wall_seconds - elapsed, 0.001)
+                judge = Judge(channel, call_seconds=limits.call_seconds or total, total_seconds=total)
+                verdict = judge.run(program, tests)
+            exit_code = proc.poll()
+            _stop(proc, drop_uid if report.get("pid_namespace") != "yes" else None)
+            stderr = _head(err, limits.capture_bytes)
+            if error is not None:
+                stderr_tail = stderr.strip().splitlines()[-1:] or [""]
+                error = f"{error}: {stderr_tail[0][:300]}" if stderr_tail[0] else error
+            elif not verdict.passed:
+                stderr = (stderr + ("\n" if stderr and not stderr.endswith("\n") else "") + f"judge: {verdict.failure}\n")
+            return SandboxResult(
+                passed=error is None and verdict is not None and verdict.passed,
+                mode=mode,
+                exit_code=exit_code,
+                timed_out=verdict is not None and verdict.timed_out,
+                wall_seconds=round(time.perf_counter() - start, 4),
+                stdout=_head(out, limits.capture_bytes),
+                stderr=stderr,
+                isolation=report,
+                failure=None if verdict is None else verdict.failure,
+                error=error,
+            )
     finally:
+        if proc is not None and proc.returncode is None:
+            _stop(proc, drop_uid)
+        for fd in (req_r, req_w, rep_r, rep_w):
+            if fd >= 0:
+                os.close(fd)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _stop(proc: subprocess.Popen, sweep_uid: int | None) -> None:
+    """Kill the sandbox: its process group (A; B follows by PDEATHSIG and takes the PID
+    namespace with it) and, without a PID namespace, every process of the throw-away uid."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    if sweep_uid is not None:
+        _kill_uid(sweep_uid)
