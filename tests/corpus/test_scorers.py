@@ -8,6 +8,7 @@ import pytest
 
 from atlas_assets.corpus import scorers
 from atlas_assets.corpus.scorers import SCORERS, ItemScore, ModelOutput, ToolCall, as_output, load_rules, score, summarize
+from tests.corpus.conftest import ROOT
 
 SPEC_SCORERS = {"exact", "numeric", "mc", "contains", "json", "instruction", "tool_call", "code_exec", "splice"}
 
@@ -199,3 +200,14 @@ def test_splice_scorer_needs_context_identifiers():
     assert not ok(row, code.replace("return loadConfig()", "return loadReport()"))
     with pytest.raises(ValueError):
         score({"id": "s", "scorer": "splice", "answer": "clean"}, code)
+
+
+def test_an_engine_that_returns_nothing_scores_zero_on_longgen_integrity():
+    rows = [json.loads(line) for line in (ROOT / "eval-longgen-integrity-v1" / "rows.jsonl").read_text().splitlines() if line]
+    for reply, reason in ((None, "empty output"), ("", "empty output"), ("<think>planning the module", "empty output"),
+                          ("I'm sorry, but I can't write that module.", "no code"),
+                          ("```javascript\nexport const x = 1;\n```", "near-empty")):
+        verdicts = [score(row, reply) for row in rows]
+        assert not any(v.correct for v in verdicts), reply
+        assert all(v.detail and v.detail.startswith(reason) for v in verdicts), (reply, verdicts[0].detail)
+    assert all(score(row, row["meta"]["example_pass"]).correct for row in rows)

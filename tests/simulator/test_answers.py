@@ -65,10 +65,8 @@ def test_malformed_output_is_a_wrong_answer_not_a_failure(serve, corpus_root):
         for row, default in synthetic_rows() + instruction_rows(corpus_root, 300):
             choice = ask(sim, row)
             verdict = scored(row, default, choice)
-            if verdict.scorer == "splice":
-                assert verdict.correct  # an intact (if empty) generation has no splice
-            else:
-                assert not verdict.correct and not verdict.failed, (row["id"], choice)
+            # every scorer, splice included: a generation cut off in its reasoning is empty
+            assert not verdict.correct and not verdict.failed, (row["id"], choice)
         assert {entry.outcome for entry in sim.request_log()} == {"ok"}
 
 

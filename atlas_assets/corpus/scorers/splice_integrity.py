@@ -1,6 +1,9 @@
-"""splice: the long generation came back intact -- complete code with no spliced token
-(an identifier or number welded from two fragments). Needs meta.context_identifiers, the
-project's own names. Deliberately not a correctness check: wrong-but-intact code is clean."""
+"""splice: the long generation came back intact -- a module with no spliced token (an
+identifier or number welded from two fragments). Needs meta.context_identifiers, the
+project's own names. An empty reply, a prose-only reply (a refusal) or a near-empty one is
+incorrect with its reason (`splice.detection.judge_generation`): the item asks for a
+150-290-line module, and an engine that returns nothing must not score 100 %. Otherwise
+deliberately not a correctness check: wrong-but-intact code is clean."""
 
 from __future__ import annotations
 
@@ -25,15 +28,13 @@ class SpliceIntegrity(Scorer):
             yield Problem("meta.context_identifiers", "a splice row needs the project's identifier list")
 
     def judge(self, row: Mapping[str, Any], out: ModelOutput, text: str) -> Verdict:
-        from atlas_assets.corpus.splice import find_splices
+        from atlas_assets.corpus.splice.detection import judge_generation
 
         meta = row.get("meta") or {}
         if "context_identifiers" not in meta:
             raise ValueError(f"row {row.get('id')}: splice rows need meta.context_identifiers")
-        found = find_splices(text, meta["context_identifiers"])
-        if found:
-            return Verdict(False, None, "; ".join(s.describe() for s in found[:3]))
-        return Verdict(True, None)
+        intact, why = judge_generation(text, meta["context_identifiers"], meta)
+        return Verdict(intact, None, why)
 
     def reference(self, row: Mapping[str, Any]) -> ModelOutput:
         meta = row.get("meta") or {}
