@@ -23,8 +23,8 @@ The package, by job (each module's docstring has the details):
                   perturbations, `make_cases` for the bench).
 
 Standard library only (a dataset generator imports it through datasets/_gen/_bootstrap.py,
-a bench by its package path). The names below are re-exported for the existing importers;
-new code may import from the module that does the job.
+a bench with the repository on sys.path). The names below are re-exported for the existing
+importers; new code may import from the module that does the job.
 """
 
 from __future__ import annotations
