@@ -800,11 +800,9 @@ def test_commonsense_literal_text_and_premises():
 # --- regeneration ---------------------------------------------------------------------------
 
 
-def test_generators_are_fast_and_reproduce_the_committed_bytes(tmp_path):
-    total = 0.0
+def test_generators_reproduce_the_committed_bytes(tmp_path):
+    """Byte-identical regeneration; how long the generators take is bench/corpus_bench.py's."""
     for spec in (s for s in registry.discover(ROOT) if s.id in OURS):
         result = registry.run_generator(spec, tmp_path / spec.id)
         assert result.returncode == 0, result.stderr[-2000:]
         assert registry.diff_folders(spec, tmp_path / spec.id).identical, spec.id
-        total += result.seconds
-    assert total < 20, f"the nine capability generators took {total:.1f} s together"

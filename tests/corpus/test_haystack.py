@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 
 import pytest
 
@@ -96,10 +95,7 @@ def test_needles_sorted_by_depth_and_clamped():
     assert lines[numbers[0] - 1].endswith(": late fact")
 
 
-def test_256k_builds_well_under_a_second():
+def test_256k_builds_to_its_recorded_digest():
+    """The largest recipe rebuilds exactly; its build time is bench/corpus_bench.py's."""
     row = next(r for r in ROWS if r["target_tokens"] == 262144)
-    started = time.perf_counter()
-    built = BUILD.build(row)
-    elapsed = time.perf_counter() - started
-    assert built.sha256 == row["sha256"]
-    assert elapsed < 0.5, f"256k build took {elapsed:.3f} s"
+    assert BUILD.build(row).sha256 == row["sha256"]

