@@ -310,9 +310,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from atlas_assets.core.atomic import atomic_write_text
+    from atlas_assets.corpus import errata as corpus_errata
     from atlas_assets.corpus import registry
+    from atlas_assets.evals.config import ConfigError
     from atlas_assets.evals.engines import load_engines
-    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads, workloads_dir
+    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads, verify_errata, workloads_dir
 
     engines = load_engines(args.engines)
     print("engines:")
@@ -333,7 +335,24 @@ def _cmd_list(args: argparse.Namespace) -> int:
             status, problems = "PIN MISMATCH", problems + 1
         else:
             status = "pinned"
+        if workload.errata is not None and spec is not None:
+            try:
+                verify_errata(workload, root)
+                status += f" + errata {', '.join(workload.errata.ids)}"
+            except ConfigError as exc:
+                status, problems = f"ERRATA PIN MISMATCH ({exc})", problems + 1
         print(f"  {wid:<28}{workload.kind:<7}{workload.dataset.id:<28}{status}")
+    try:
+        listed = corpus_errata.load_errata(corpus_errata.errata_path(root)).errata
+    except corpus_errata.ErrataError as exc:
+        print(f"errata: {exc}")
+        return 1
+    pinned = {i for w in workloads.values() if w.errata for i in w.errata.ids}
+    unpinned = [e for e in listed if e.id not in pinned]
+    if unpinned:
+        print("errata no workload applies (pin them in the dataset's workload to take the rows out of its scores):")
+        for e in unpinned:
+            print(f"  {e.id}  {e.dataset} row {e.row}")
     covered = {w.dataset.id for w in workloads.values()}
     for missing in sorted(set(specs) - covered):
         if args.write_missing:

@@ -200,3 +200,32 @@ def test_the_real_v2_workloads_pin_the_review_errata(tmp_path, workload_id, rows
     assert [e["id"] for e in s["excluded"]] == excluded
     assert s["total"] == rows - len(excluded) and res["metrics"]["requests_total"] == rows
     assert res["errata"]["excluded_rows"] == excluded and res["errata"]["pin_sha256"] == workload.errata.sha256
+
+
+def test_every_real_errata_pin_resolves_and_every_erratum_is_applied():
+    from atlas_assets.evals.workloads import load_workloads, verify_errata
+
+    workloads = load_workloads()
+    pinned = set()
+    for workload in workloads.values():
+        if workload.errata is not None:
+            applied = verify_errata(workload)  # raises on a missing, foreign or edited entry
+            assert {e.dataset for e in applied.entries} == {workload.dataset.id}
+            pinned |= set(workload.errata.ids)
+    listed = {e.id for e in errata.load_errata(errata.errata_path(REPO / "datasets")).errata}
+    assert listed == pinned, "an erratum no workload applies: pin it in its dataset's workload"
+
+
+def test_eval_list_flags_an_edited_pinned_erratum(tmp_path, setup):
+    root, _, _, _ = setup
+    listed = _atlas("eval", "list", "--workloads", str(tmp_path / "pinned"), "--datasets", str(root))
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "pinned + errata err-0001, err-0002" in listed.stdout
+    body = json.loads((root / "errata.json").read_text())
+    body["errata"][0]["reason"] = "edited after the workload pinned it"
+    body["errata"].append(_erratum("err-0003", "q-0005"))
+    (root / "errata.json").write_text(json.dumps(body))
+    listed = _atlas("eval", "list", "--workloads", str(tmp_path / "pinned"), "--datasets", str(root))
+    assert listed.returncode == 1
+    assert "ERRATA PIN MISMATCH (workload syn-eval-v1: errata.sha256: pins" in listed.stdout
+    assert "err-0003  syn-eval-v1 row q-0005" in listed.stdout
