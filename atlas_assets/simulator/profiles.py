@@ -36,7 +36,7 @@ atlas_assets/simulator/replies.py):
   retry_after_s      the Retry-After value (also sent in milliseconds as `retry-after-ms`)
   drop               rate of connections closed mid-response (half the SSE chunks, or half
                      the JSON body, then the socket is closed)
-  splice_rate        rate of token splices (corpus/splice.py) in generations of at least
+  splice_rate        rate of token splices (corpus/splice/) in generations of at least
                      `splice_min_tokens` tokens: one identifier welded from two fragments
   splice_min_tokens  how long a generation must be to be exposed to splices
   text_only          drop image parts from requests: vision rows are answered blind (wrong)
