@@ -156,14 +156,6 @@ def _is_number(value: Any) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)) and math.isfinite(value)
 
 
-def _numeric_string(value: str) -> bool:
-    try:
-        float(value.replace(",", "").strip())
-    except ValueError:
-        return False
-    return True
-
-
 def _inside(folder: Path, rel: Any) -> tuple[bool, str]:
     """Is `rel` a relative path that stays inside `folder` and names an existing file?"""
     if not isinstance(rel, str) or not rel:

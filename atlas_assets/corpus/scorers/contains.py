@@ -4,12 +4,11 @@ case; an answer starting/ending with a letter or digit must not touch another on
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
-from atlas_assets.corpus.extract import EXTRACTIONS
 from atlas_assets.corpus.parsing import normalize_text
-from atlas_assets.corpus.scorers._base import ModelOutput, Problem, RowContext, Scorer, Verdict, accepted_answers, register
-from atlas_assets.corpus.scorers.exact import check_text_answers
+from atlas_assets.corpus.scorers._base import ModelOutput, Verdict, accepted_answers, register
+from atlas_assets.corpus.scorers.exact import Exact
 
 _EDGE = re.compile(r"[0-9a-z]")
 
@@ -32,20 +31,14 @@ def contains_on_edges(haystack: str, needle: str) -> bool:
 
 
 @register
-class Contains(Scorer):
-    name = "contains"
-    extraction = EXTRACTIONS["answer"]
-    answer_line = True
+class Contains(Exact):
+    """Shares exact's answer shape and reference; differs in the match and the wrong reply."""
 
-    def check_row(self, row: Mapping[str, Any], context: RowContext) -> Iterator[Problem]:
-        return check_text_answers(row, self.name)
+    name = "contains"
 
     def judge(self, row: Mapping[str, Any], out: ModelOutput, text: str) -> Verdict:
         hay = normalize_text(text)
         return Verdict(any(contains_on_edges(hay, normalize_text(a)) for a in accepted_answers(row["answer"])), text)
-
-    def reference(self, row: Mapping[str, Any]) -> ModelOutput:
-        return ModelOutput(text=str(accepted_answers(row["answer"])[0]))
 
     def perturb(self, row: Mapping[str, Any], seed: int = 0) -> ModelOutput:
         return ModelOutput(text="I do not know.")

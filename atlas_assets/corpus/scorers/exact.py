@@ -10,14 +10,6 @@ from atlas_assets.corpus.parsing import normalize_text
 from atlas_assets.corpus.scorers._base import ModelOutput, Problem, RowContext, Scorer, Verdict, accepted_answers, register
 
 
-def check_text_answers(row: Mapping[str, Any], scorer: str) -> Iterator[Problem]:
-    """One accepted non-empty string, or a non-empty list of them (exact and contains)."""
-    answer = row.get("answer")
-    accepted = answer if isinstance(answer, list) and answer else [answer]
-    if not all(isinstance(a, str) and a.strip() for a in accepted):
-        yield Problem("answer", f"a {scorer} answer must be a non-empty string or a non-empty list of them")
-
-
 @register
 class Exact(Scorer):
     name = "exact"
@@ -25,7 +17,10 @@ class Exact(Scorer):
     answer_line = True
 
     def check_row(self, row: Mapping[str, Any], context: RowContext) -> Iterator[Problem]:
-        return check_text_answers(row, self.name)
+        answer = row.get("answer")
+        accepted = answer if isinstance(answer, list) and answer else [answer]
+        if not all(isinstance(a, str) and a.strip() for a in accepted):
+            yield Problem("answer", f"a {self.name} answer must be a non-empty string or a non-empty list of them")
 
     def judge(self, row: Mapping[str, Any], out: ModelOutput, text: str) -> Verdict:
         target = {normalize_text(a) for a in accepted_answers(row["answer"])}
