@@ -88,6 +88,7 @@ class Progress:
     correct: int = 0
     scored: int = 0
     started: float = field(default_factory=time.perf_counter)
+    excluded: frozenset[str] = frozenset()  # rows an applied erratum takes out of the score
 
     @property
     def accuracy(self) -> float | None:
@@ -101,7 +102,7 @@ class Progress:
     def count(self, record: Mapping[str, Any]) -> None:
         self.done += 1
         self.failed += record.get("error") is not None
-        if record.get("score") is not None:
+        if record.get("score") is not None and record["id"] not in self.excluded:
             self.scored += 1
             self.correct += bool(record["score"]["correct"])
 
@@ -328,6 +329,7 @@ def run_eval(
     rows = select_rows(registry.read_rows(spec), workload.sample, limit)
     in_flight = concurrency or min(workload.concurrency, engine.concurrency)
     progress = progress or Progress()
+    progress.excluded = frozenset(errata.excluded(str(r["id"]) for r in rows))
     stop = stop or threading.Event()
     with engine_endpoint(engine, datasets_root) as base_url:
         client = engine_client(engine, base_url, in_flight)

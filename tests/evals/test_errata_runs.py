@@ -20,7 +20,7 @@ from atlas_assets.evals.compare import compare_runs
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.engines import Engine, resolve_engine
 from atlas_assets.evals.results import CHECKPOINT, read_checkpoint
-from atlas_assets.evals.runner import rescore_run, run_eval
+from atlas_assets.evals.runner import Progress, rescore_run, run_eval
 from atlas_assets.evals.workloads import Workload, load_workload, resolve_workload
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
@@ -73,9 +73,11 @@ def _engine(sim) -> Engine:
 
 def test_an_erratum_takes_its_row_out_of_the_score_and_results_json_records_it(tmp_path, setup):
     root, pinned, _, sim = setup
-    outcome = run_eval(pinned, _engine(sim), tmp_path / "run", datasets_root=root)
+    progress = Progress()
+    outcome = run_eval(pinned, _engine(sim), tmp_path / "run", datasets_root=root, progress=progress)
     res = json.loads((tmp_path / "run" / "results.json").read_text())
     assert res == json.loads(json.dumps(outcome.results))
+    assert (progress.done, progress.scored, progress.correct) == (N, N - 2, 19)  # the live bar agrees
     s = res["scores"]
     # 30 rows, 20 right (easy+hard); q-0000 (easy, right) and q-0001 (medium, wrong) are out
     assert (s["total"], s["correct"], s["accuracy"]) == (28, 19, round(19 / 28, 6))
