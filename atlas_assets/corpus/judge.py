@@ -16,7 +16,7 @@ dict or set subclass) is re-fetched after every request so it is never stale.
 
 Candidate exceptions come back by the nearest builtin exception class in their MRO and
 message; the judge raises that builtin class (any ``Exception`` subclass of ``builtins``),
-else `CandidateError`. Judge objects the tests pass in (lambdas, key functions, iterators)
+else `CandidateError`; a non-``Exception`` (SystemExit, a BaseException subclass) is fatal. Judge objects the tests pass in (lambdas, key functions, iterators)
 stay here: the candidate gets a handle it can only call or iterate, and those calls run on
 this side with the arguments decoded as above. Top-level list/dict/set arguments are copied
 back in place after a call, so tests of in-place functions work.
@@ -33,6 +33,7 @@ import ast
 import base64
 import builtins
 import json
+import marshal
 import os
 import re
 import select
@@ -91,7 +92,8 @@ def free_names(tests: str) -> list[str]:
 
 
 class Channel:
-    """Length-prefixed JSON frames over two pipes, every read and write under a deadline."""
+    """Length-prefixed frames over two pipes, every read and write under a deadline: marshal
+    to the sandbox (our own data), strict JSON from it (never unmarshal untrusted bytes)."""
 
     def __init__(self, write_fd: int, read_fd: int) -> None:
         self.write_fd, self.read_fd = write_fd, read_fd
@@ -99,7 +101,7 @@ class Channel:
         self.buffer = b""
 
     def send(self, message: Any, deadline: float) -> None:
-        data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+        data = marshal.dumps(message)
         view = memoryview(struct.pack(">I", len(data)) + data)
         while view:
             if not select.select([], [self.write_fd], [], self._left(deadline))[1]:
@@ -282,6 +284,9 @@ class Judge:
                     self._serve_callback(reply)
                     continue
                 if kind == "err" and len(reply) == 3 and all(isinstance(x, str) for x in reply[1:]):
+                    if reply[1] not in _BUILTIN_EXCEPTIONS and hasattr(builtins, reply[1]):
+                        # SystemExit, KeyboardInterrupt, GeneratorExit, BaseException: never catchable
+                        raise self.fatal(SandboxLost(f"the candidate raised {reply[2][:200]}"))
                     raise _candidate_exception(reply[1], reply[2])
                 if kind == "ok" and len(reply) in (2, 3):
                     return self._decode_ok(message[0], reply)

@@ -214,7 +214,7 @@ def run_python(
         }
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-B", "-c", _SERVER_SOURCE, str(req_r), str(rep_w)],
+                [os.path.realpath(sys.executable), "-I", "-S", "-B", "-c", _SERVER_SOURCE, str(req_r), str(rep_w)],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(req_r, rep_w),
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
                 cwd=str(base), start_new_session=True,

@@ -18,8 +18,8 @@ one config frame. This interpreter is never exec'd again; it forks:
   look names up, get/set attributes, call, iterate, index and measure candidate objects.
 
 Nothing here decides a verdict: the judge (judge.py) runs the tests outside and treats
-every reply as untrusted data. Wire format (JSON frames, 4-byte big-endian length): a
-value is ``null``/``true``/``false`` or a tagged list -- ``["i", hex]`` int, ``["f",
+every reply as untrusted data. Wire format: frames with a 4-byte big-endian length; judge to sandbox
+in marshal (trusted data), sandbox to judge in JSON (decoded strictly). A value is ``null``/``true``/``false`` or a tagged list -- ``["i", hex]`` int, ``["f",
 float.hex]``, ``["c", re, im]``, ``["s", str]``, ``["b", base64]`` bytes, ``["l"|"t"|"S"|
 "F", [items]]`` list/tuple/set/frozenset, ``["d", [[k, v], ...]]``, ``["h", id]`` an opaque
 candidate object, ``["p", id, base]`` an instance of a subclass of a plain type (its
@@ -28,17 +28,17 @@ base-type value plus a handle), ``["j", id]`` an object of the judge's.
 
 from __future__ import annotations
 
-import base64
+import _json
+import binascii
 import builtins
 import ctypes
 import fcntl
-import json
+import marshal
 import os
 import resource
-import signal
+import _signal as signal  # the C module: `signal` imports enum, 9 ms of startup
 import struct
 import sys
-import traceback
 import types
 
 MAX_FRAME = 16 * 2**20
@@ -72,16 +72,33 @@ def read_exact(fd: int, n: int) -> bytes:
 
 
 def recv(fd: int):
+    """A judge frame: marshal (trusted data; keeps json and re out of the sandbox's startup)."""
     (length,) = struct.unpack(">I", read_exact(fd, 4))
     if length > MAX_FRAME:
         raise ValueError("frame too large")
-    return json.loads(read_exact(fd, length))
+    return marshal.loads(read_exact(fd, length))
+
+
+def dumps(x) -> str:
+    """JSON for what we send: None, bool, int (small), str, list/tuple, dict of str."""
+    if x is None:
+        return "null"
+    if x is True or x is False:
+        return "true" if x else "false"
+    if type(x) is int:
+        return str(x)
+    if type(x) is str:
+        return _json.encode_basestring_ascii(x)
+    if type(x) is dict:
+        return "{" + ",".join(_json.encode_basestring_ascii(k) + ":" + dumps(v) for k, v in x.items()) + "}"
+    return "[" + ",".join(dumps(e) for e in x) + "]"
 
 
 def send(fd: int, message) -> None:
-    data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+    """A reply frame: JSON, the format the judge decodes strictly."""
+    data = dumps(message).encode()
     if len(data) > MAX_FRAME:
-        data = json.dumps(["fail", "reply larger than the frame limit"]).encode()
+        data = dumps(["fail", "reply larger than the frame limit"]).encode()
     view = memoryview(struct.pack(">I", len(data)) + data)
     while view:
         view = view[os.write(fd, view):]
@@ -368,7 +385,7 @@ class Server:
         if base is str:
             return ["s", str.__str__(x)]
         if base is bytes:
-            return ["b", base64.b64encode(bytes(x)).decode()]
+            return ["b", binascii.b2a_base64(bytes(x), newline=False).decode()]
         if base is dict:
             if key:
                 raise NotPlain
@@ -391,7 +408,7 @@ class Server:
         if tag == "s":
             return v[1]
         if tag == "b":
-            return base64.b64decode(v[1])
+            return binascii.a2b_base64(v[1])
         if tag == "d":
             return {self.dec(k): self.dec(x) for k, x in v[1]}
         if tag == "h":
@@ -430,8 +447,12 @@ class Server:
             try:
                 reply = self.answer(op, msg[1:])
             except BaseException as exc:
-                traceback.print_exc()
                 reply = self.error(exc)
+            for stream in (sys.stdout, sys.stderr):  # the harness kills us without a goodbye
+                try:
+                    stream.flush()
+                except BaseException:
+                    pass
             send(REP_FD, reply)
 
     def answer(self, op: str, args: list) -> list:

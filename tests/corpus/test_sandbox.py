@@ -1,4 +1,6 @@
-"""Adversarial sandbox tests: each attack ends contained, quickly (short limits)."""
+"""Sandbox behaviour: limits, containment and the judge protocol (short limits, no wall-time
+assertions -- those belong in bench/sandbox_bench.py). The hostile programs are in
+test_sandbox_adversarial.py."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from atlas_assets.corpus.sandbox import SandboxLimits, is_isolated, probe_isolation, run_python
+from atlas_assets.corpus.sandbox import SandboxLimits, probe_isolation, run_python, sandbox_mode
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 
@@ -26,7 +28,7 @@ def isolation():
 
 
 def needs_isolation(isolation):
-    if not is_isolated(isolation):
+    if isolation.get("mode") != "isolated":
         pytest.skip(f"namespaces unavailable here: {isolation}")
 
 
@@ -34,8 +36,8 @@ def _alive_as(result) -> list[str]:
     """Processes still running as the throw-away uid of `result` (other sandboxes running
     at the same time on this machine have other uids). Waits up to 3 s for the kernel to
     finish tearing a killed namespace down."""
-    uid_text = result.isolation.get("uid", "")
-    if not uid_text.startswith("dropped to "):
+    uid_text = result.isolation.get("privileges", "")
+    if not uid_text.startswith("dropped to uid "):
         return []
     uid = uid_text.split()[-1]
     for _ in range(30):
@@ -51,7 +53,7 @@ def test_a_correct_program_passes_and_a_wrong_one_fails():
     good = run_python("def f(x):\n    return x + 1\n", "assert f(1) == 2", SHORT)
     assert good.passed, good
     bad = run_python("def f(x):\n    return x\n", "assert f(1) == 2", SHORT)
-    assert not bad.passed and "AssertionError" in bad.stderr
+    assert not bad.passed and "AssertionError" in bad.stderr and "line 1" in bad.failure
 
 
 def test_exiting_early_is_not_a_pass():
@@ -61,25 +63,27 @@ def test_exiting_early_is_not_a_pass():
 
 
 def test_infinite_loop_hits_the_cpu_limit():
-    start = time.perf_counter()
     result = run_python("while True:\n    pass\n", "", SHORT)
-    assert not result.passed
-    assert time.perf_counter() - start < SHORT.wall_seconds + 1.5
+    assert not result.passed and not result.timed_out  # RLIMIT_CPU (1 s) kills it before the 5 s deadline
+    assert "exited" in result.failure
 
 
 def test_sleeping_forever_hits_the_wall_time():
-    start = time.perf_counter()
     result = run_python("import time\ntime.sleep(60)\n", "", TIGHT)
     assert not result.passed and result.timed_out
-    assert time.perf_counter() - start < TIGHT.wall_seconds + 1.5
+    assert _alive_as(result) == []
+
+
+def test_a_slow_call_hits_the_per_call_deadline():
+    limits = SHORT.model_copy(update={"call_seconds": 0.5})
+    result = run_python("import time\ndef f():\n    time.sleep(30)\n", "f()", limits)
+    assert not result.passed and result.timed_out and "deadline" in result.failure
 
 
 def test_fork_bomb_is_contained_and_leaves_nothing_behind():
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-    start = time.perf_counter()
     result = run_python(bomb, "", TIGHT)
-    assert not result.passed
-    assert time.perf_counter() - start < TIGHT.wall_seconds + 2
+    assert not result.passed and result.timed_out
     assert _alive_as(result) == []
 
 
@@ -98,10 +102,8 @@ def test_daemonised_child_does_not_outlive_the_item(isolation):
 
 def test_memory_hog_is_refused():
     for hog in ("x = bytearray(2 * 1024 ** 3)", "chunks = []\nwhile True:\n    chunks.append(bytearray(50 * 1024 ** 2))"):
-        start = time.perf_counter()
         result = run_python(hog, "", SHORT)
         assert not result.passed and "MemoryError" in result.stderr, result
-        assert time.perf_counter() - start < SHORT.wall_seconds + 1
 
 
 def test_file_size_limit():
@@ -110,8 +112,11 @@ def test_file_size_limit():
 
 
 def test_the_scratch_dir_is_writable():
-    program = "import os, tempfile\nopen('notes.txt', 'w').write('ok')\nwith tempfile.NamedTemporaryFile() as f:\n    f.write(b'x')\n"
-    assert run_python(program, "assert open('notes.txt').read() == 'ok'", SHORT).passed
+    program = (
+        "import os, tempfile\nopen('notes.txt', 'w').write('ok')\nwith tempfile.NamedTemporaryFile() as f:\n    f.write(b'x')\n"
+        "def notes():\n    return open('notes.txt').read()\n"
+    )
+    assert run_python(program, "assert notes() == 'ok'", SHORT).passed  # the tests see the program only through names
 
 
 def test_writing_outside_the_scratch_dir_fails(isolation, tmp_path):
@@ -120,10 +125,10 @@ def test_writing_outside_the_scratch_dir_fails(isolation, tmp_path):
     for target in targets:
         program = f"import os\nopen({str(target)!r}, 'w').write('escaped')\n"
         result = run_python(program, "", SHORT)
-        assert not result.passed, target
-        assert not target.exists(), target
+        assert not target.exists(), target  # /tmp inside is the scratch tmpfs: the write lands there
+        assert not result.passed or str(target).startswith("/tmp/sandbox_escape_"), target
     # and the parent of the scratch dir (the sandbox's own bookkeeping) is off limits too
-    result = run_python("open('../out/stdout', 'w').write('forged')\nopen('../escape.txt', 'w').write('x')", "", SHORT)
+    result = run_python("open('../escape.txt', 'w').write('x')", "", SHORT)
     assert not result.passed
 
 
@@ -156,7 +161,7 @@ def test_no_network(isolation):
         program = f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
         result = run_python(program, "", SHORT)
         assert not result.passed
-        assert "unreachable" in result.stderr.lower() or "refused" in result.stderr.lower()
+        assert "PermissionError" in result.failure  # seccomp: socket() itself fails
 
 
 def test_only_the_standard_library_is_importable():
@@ -167,6 +172,95 @@ def test_only_the_standard_library_is_importable():
 
 def test_isolation_is_reported(isolation):
     result = run_python("", "", SHORT)
-    assert set(result.isolation) >= {"network", "filesystem", "uid"}
-    if os.geteuid() == 0 and is_isolated(isolation):
-        assert result.isolation["uid"].startswith("dropped to")
+    assert set(result.isolation) >= {"network", "filesystem", "privileges", "seccomp", "mode"}
+    assert result.mode == result.isolation["mode"] == sandbox_mode() == isolation["mode"]
+    if os.geteuid() == 0 and result.mode == "isolated":
+        assert result.isolation["privileges"].startswith("dropped to uid")
+
+
+def test_forced_contained_mode_is_reported_and_still_judges(monkeypatch):
+    monkeypatch.setenv("ATLAS_SANDBOX_CONTAINED", "1")
+    good = run_python("def f(x):\n    return x + 1\n", "assert f(1) == 2", SHORT)
+    bad = run_python("def f(x):\n    return x\n", "assert f(1) == 2", SHORT)
+    assert good.passed and good.mode == "contained" and good.isolation["seccomp"] == "disabled"
+    assert not bad.passed
+
+
+def test_require_isolation_refuses_the_contained_mode(monkeypatch):
+    monkeypatch.setenv("ATLAS_SANDBOX_CONTAINED", "1")
+    with pytest.warns(RuntimeWarning, match="contained"):
+        result = run_python("def f(x):\n    return x + 1\n", "assert f(1) == 2", SHORT, require_isolation=True)
+    assert not result.passed and "isolation unavailable" in result.error
+
+
+# --- the judge protocol: correct programs of every shape pass --------------------------------
+
+PROTOCOL_CASES = {
+    "class_with_state": (
+        "class Counter:\n    def __init__(self, start):\n        self.n = start\n    def bump(self, by=1):\n        self.n += by\n        return self.n\n",
+        "c = Counter(3)\nassert c.bump() == 4\nassert c.bump(by=2) == 6\nassert c.n == 6\nc.n = 10\nassert c.bump() == 11\n",
+    ),
+    "expected_exception": (
+        "def root(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x ** 0.5\n",
+        "try:\n    root(-1)\nexcept ValueError as exc:\n    assert 'negative' in str(exc)\nelse:\n    raise AssertionError('no error')\nassert root(4) == 2.0\n",
+    ),
+    "custom_exception_subclass_maps_to_its_builtin_base": (
+        "class BadInput(KeyError):\n    pass\ndef f(k):\n    raise BadInput(k)\n",
+        "try:\n    f('x')\nexcept KeyError:\n    pass\nelse:\n    raise AssertionError\n",
+    ),
+    "generator": (
+        "def count_up(n):\n    i = 0\n    while i < n:\n        yield i\n        i += 1\n",
+        "assert list(count_up(4)) == [0, 1, 2, 3]\ng = count_up(2)\nassert next(g) == 0 and next(g) == 1\ntry:\n    next(g)\nexcept StopIteration:\n    pass\nelse:\n    raise AssertionError\nassert sum(count_up(5)) == 10\n",
+    ),
+    "judge_callables_passed_in": (
+        "def apply_all(fn, xs, key=None):\n    out = [fn(x) for x in xs]\n    return sorted(out, key=key)\n",
+        "def double(x):\n    return 2 * x\nassert apply_all(double, [3, 1, 2]) == [2, 4, 6]\nassert apply_all(lambda x: x, [1, 2, 3], key=lambda v: -v) == [3, 2, 1]\nassert apply_all(str, [1, 2]) == ['1', '2']\n",
+    ),
+    "judge_iterator_passed_in": (
+        "def take(it, n):\n    out = []\n    for x in it:\n        if len(out) == n:\n            break\n        out.append(x)\n    return out\n",
+        "import itertools\nassert take(itertools.count(5), 3) == [5, 6, 7]\nassert take((x * x for x in range(10)), 2) == [0, 1]\n",
+    ),
+    "in_place_argument": (
+        "def bubble(xs):\n    xs.sort()\ndef add_key(d):\n    d['new'] = 1\n",
+        "data = [3, 1, 2]\nassert bubble(data) is None\nassert data == [1, 2, 3]\nd = {}\nadd_key(d)\nassert d == {'new': 1}\n",
+    ),
+    "subclasses_of_plain_types": (
+        "from collections import Counter, namedtuple, OrderedDict\nPoint = namedtuple('Point', 'x y')\n"
+        "def count(s):\n    return Counter(s)\ndef origin():\n    return Point(0, 1)\ndef ordered():\n    return OrderedDict(a=1)\n"
+        "class Stack(list):\n    def push(self, x):\n        self.append(x)\n    def peek(self):\n        return self[-1]\n",
+        "assert count('aab') == {'a': 2, 'b': 1}\nassert count('aab')['a'] == 2\np = origin()\nassert p == (0, 1) and p.y == 1\nassert isinstance(ordered(), dict)\n"
+        "s = Stack()\ns.push(4)\ns.push(5)\nassert s == [4, 5] and s.peek() == 5 and len(s) == 2\n",
+    ),
+    "plain_values_round_trip": (
+        "def values():\n    return [None, True, 2 ** 200, -7, 1.5, float('inf'), 1 + 2j, 'é\\udc80', b'\\x00\\xff', (1, (2,)), {1: [2]}, {3}, frozenset({4})]\n"
+        "def nan():\n    return float('nan')\n",
+        "import math\nassert values() == [None, True, 2 ** 200, -7, 1.5, float('inf'), 1 + 2j, 'é\\udc80', b'\\x00\\xff', (1, (2,)), {1: [2]}, {3}, frozenset({4})]\nassert math.isnan(nan())\n",
+    ),
+    "objects_passed_back_and_compared_by_identity": (
+        "class Node:\n    def __init__(self, v, nxt=None):\n        self.v, self.nxt = v, nxt\ndef reverse(head):\n    prev = None\n    while head is not None:\n        head.nxt, prev, head = prev, head, head.nxt\n    return prev\n",
+        "n = reverse(Node(1, Node(2, Node(3))))\nassert [n.v, n.nxt.v, n.nxt.nxt.v] == [3, 2, 1]\nassert n.nxt.nxt.nxt is None\n",
+    ),
+    "main_block_does_not_run": (
+        "def f():\n    return 1\nif __name__ == '__main__':\n    raise SystemExit(input())\n",
+        "assert f() == 1\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROTOCOL_CASES))
+def test_correct_programs_of_every_shape_pass(name):
+    program, tests = PROTOCOL_CASES[name]
+    result = run_python(program, tests, SHORT)
+    assert result.passed, (result.failure, result.error, result.stderr[-500:])
+
+
+def test_candidate_exceptions_fail_the_tests_with_a_reason():
+    result = run_python("def f():\n    raise RuntimeError('boom')\n", "assert f() == 1", SHORT)
+    assert not result.passed and "RuntimeError" in result.failure and "boom" in result.failure
+    result = run_python("class Weird(BaseException):\n    pass\ndef f():\n    raise Weird\n", "try:\n    f()\nexcept Exception:\n    pass", SHORT)
+    assert not result.passed and "BaseException" in result.failure  # not an Exception: no test may catch it
+
+
+def test_a_name_the_program_does_not_define_is_a_name_error():
+    result = run_python("def g():\n    return 1\n", "assert f() == 1", SHORT)
+    assert not result.passed and "NameError" in result.failure
