@@ -66,7 +66,7 @@ def _code_version(paths: list[Path]) -> str:
 
 
 # What can change a run's results: the harness, the scorers and everything they call.
-_SCORING_MODULES = ("extract.py", "parsing.py", "longctx.py", "errata.py", "sandbox*.py", "scorers/*.py", "splice/*.py")
+_SCORING_MODULES = ("extract.py", "parsing.py", "longctx.py", "errata.py", "judge.py", "sandbox*.py", "scorers/*.py", "splice/*.py")
 EVAL_RUN_CODE_VERSION = _code_version(
     [p for p in _EVALS_DIR.glob("*.py") if p.name not in ("cli.py", "compare.py", "matrix.py")]
     + [p for pattern in _SCORING_MODULES for p in _CORPUS_DIR.glob(pattern)]

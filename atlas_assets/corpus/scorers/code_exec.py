@@ -28,9 +28,8 @@ class CodeExec(Scorer):
 
         limits = (row.get("meta") or {}).get("limits")
         result = run_python(text, row["tests"], SandboxLimits(**limits) if limits else None)
-        mode = getattr(result, "mode", None)
         if result.passed:
-            return Verdict(True, None, sandbox=mode)
+            return Verdict(True, None, sandbox=result.mode)
         if result.timed_out:
             why = "wall-time limit"
         elif result.error:
@@ -38,7 +37,7 @@ class CodeExec(Scorer):
         else:
             tail = result.stderr.strip().splitlines()[-1:] or [f"exit code {result.exit_code}"]
             why = tail[0][:300]
-        return Verdict(False, None, why, sandbox=mode)
+        return Verdict(False, None, why, sandbox=result.mode)
 
     def reference(self, row: Mapping[str, Any]) -> ModelOutput:
         meta = row.get("meta") or {}
