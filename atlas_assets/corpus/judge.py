@@ -286,7 +286,7 @@ class Judge:
                 if kind == "err" and len(reply) == 3 and all(isinstance(x, str) for x in reply[1:]):
                     if reply[1] not in _BUILTIN_EXCEPTIONS and hasattr(builtins, reply[1]):
                         # SystemExit, KeyboardInterrupt, GeneratorExit, BaseException: never catchable
-                        raise self.fatal(SandboxLost(f"the candidate raised {reply[2][:200]}"))
+                        raise self.fatal(SandboxLost(f"the candidate raised a {reply[1]}: {reply[2][:200]}"))
                     raise _candidate_exception(reply[1], reply[2])
                 if kind == "ok" and len(reply) in (2, 3):
                     return self._decode_ok(message[0], reply)
