@@ -105,7 +105,7 @@ class Problem:
     cases: list[tuple]
     oracle_name: str
     void: frozenset = frozenset()
-    n_examples: int = 2
+    n_examples: int = 2  # examples shown: n_examples + 3 at most
 
 
 def fn(name: str, *args: Any) -> tuple:
@@ -1096,6 +1096,1099 @@ def opts_spiral(rng: random.Random) -> list:
     return out
 
 
+# ==== hard =====================================================================================
+
+
+def fam_edit_distance(rng: random.Random, i: int, opts: list) -> Problem:
+    ins, dele, sub = opts[i]
+    spec = (f"Both functions use a weighted edit distance: inserting a character costs {ins}, deleting one costs {dele} and replacing one by another costs {sub}. "
+            f"edit_distance(a, b) returns the cheapest total cost of turning string a into string b (0 when they are equal; either may be empty). "
+            f"closest(word, candidates) returns the candidate with the smallest edit_distance(word, candidate); on a tie the earliest one in the list wins, "
+            f"and an empty list gives None.")
+    ref = (f"def edit_distance(a, b):\n    prev = [j * {ins} for j in range(len(b) + 1)]\n    for i in range(1, len(a) + 1):\n        cur = [i * {dele}]\n"
+           f"        for j in range(1, len(b) + 1):\n            same = prev[j - 1] + (0 if a[i - 1] == b[j - 1] else {sub})\n"
+           f"            cur.append(min(same, prev[j] + {dele}, cur[j - 1] + {ins}))\n        prev = cur\n    return prev[-1]\n\n\n"
+           f"def closest(word, candidates):\n    best = None\n    for c in candidates:\n        d = edit_distance(word, c)\n"
+           f"        if best is None or d < best[0]:\n            best = (d, c)\n    return None if best is None else best[1]\n")
+    broken = ref.replace(f"prev = [j * {ins} for j", "prev = [j for j").replace(f"cur = [i * {dele}]", "cur = [i]")
+
+    def dist(a: str, b: str) -> int:
+        @_memo
+        def go(x: int, y: int) -> int:
+            if x == len(a):
+                return (len(b) - y) * ins
+            if y == len(b):
+                return (len(a) - x) * dele
+            options = [go(x + 1, y) + dele, go(x, y + 1) + ins, go(x + 1, y + 1) + (0 if a[x] == b[y] else sub)]
+            return min(options)
+
+        return go(0, 0)
+
+    def oracle(case: tuple) -> Any:
+        _, name, args = case
+        if name == "edit_distance":
+            return dist(*args)
+        word, cands = args
+        if not cands:
+            return None
+        scores = [dist(word, c) for c in cands]
+        return cands[scores.index(min(scores))]
+
+    def word(lo: int, hi: int) -> str:
+        return "".join(rng.choice("abcd") for _ in range(rng.randrange(lo, hi)))
+
+    cases = [fn("edit_distance", "", ""), fn("edit_distance", "", "abc"), fn("edit_distance", "abcd", ""), fn("edit_distance", "same", "same"),
+             fn("edit_distance", "ab", "ba"), fn("closest", "abc", [])]
+    cases += [fn("edit_distance", word(1, 7), word(1, 7)) for _ in range(5)]
+    cases += [fn("closest", word(2, 6), [word(1, 7) for _ in range(rng.randrange(2, 5))]) for _ in range(3)]
+    cases.append(fn("closest", "ab", ["abcd", "b", "ba", "a"]))
+    return Problem(["edit_distance", "closest"], "Write two Python functions, `edit_distance(a, b)` and `closest(word, candidates)`.", spec, ref, broken,
+                   "initialises the first row and column with unit costs instead of the insert and delete costs",
+                   oracle, cases, "memoised recursion over suffixes")
+
+
+def _memo(f: Callable) -> Callable:
+    cache: dict = {}
+
+    def wrapper(*args: Any) -> Any:
+        if args not in cache:
+            cache[args] = f(*args)
+        return cache[args]
+
+    return wrapper
+
+
+def opts_edit_distance(rng: random.Random) -> list:
+    triples = [(a, b, c) for a in (1, 2, 3) for b in (1, 2, 3) for c in (1, 2, 3, 4) if (a, b) != (1, 1) and c < a + b]
+    rng.shuffle(triples)
+    return triples[:VARIANTS]
+
+
+def fam_rpn(rng: random.Random, i: int, opts: list) -> Problem:
+    div, caret, extra = opts[i]
+    name = "rpn"
+    div_text = ("'/' is integer division rounding down (toward negative infinity)" if div == "floor"
+                else "'/' is integer division rounding toward zero (so -7 / 2 is -3)")
+    caret_text = "'^' raises to a power (a negative exponent raises ValueError)" if caret == "pow" else "'^' is bitwise exclusive or"
+    extra_text = {None: "Any other token raises ValueError.",
+                  "neg": "The token 'neg' replaces the top value by its negation; any other word raises ValueError.",
+                  "dup": "The token 'dup' pushes a copy of the top value; any other word raises ValueError."}[extra]
+    spec = (f"evaluates a reverse Polish expression of space-separated tokens: integers (possibly negative, like -3) and the binary operators + - * / ^. "
+            f"A binary operator pops b, then a, and pushes a op b. Here {div_text}, and {caret_text}. {extra_text} "
+            f"Division by zero raises ZeroDivisionError. An empty expression, an operator without enough operands, or more than one value left at the end raises ValueError.")
+    div_code = ("a // b" if div == "floor" else "(abs(a) // abs(b)) * (1 if (a < 0) == (b < 0) else -1)")
+    caret_code = ("        elif tok == '^':\n            if b < 0:\n                raise ValueError('negative exponent')\n            stack.append(a ** b)\n"
+                  if caret == "pow" else "        elif tok == '^':\n            stack.append(a ^ b)\n")
+    extra_code = {None: "", "neg": "        if tok == 'neg':\n            if not stack:\n                raise ValueError('neg needs a value')\n            stack.append(-stack.pop())\n            continue\n",
+                  "dup": "        if tok == 'dup':\n            if not stack:\n                raise ValueError('dup needs a value')\n            stack.append(stack[-1])\n            continue\n"}[extra]
+    ref = (f"import re\n\n\ndef {name}(expr):\n    stack = []\n    for tok in expr.split():\n        if re.fullmatch(r'-?[0-9]+', tok):\n            stack.append(int(tok))\n            continue\n"
+           f"{extra_code}        if tok not in ('+', '-', '*', '/', '^'):\n            raise ValueError(f'unknown token {{tok!r}}')\n        if len(stack) < 2:\n            raise ValueError('not enough operands')\n"
+           f"        b = stack.pop()\n        a = stack.pop()\n        if tok == '+':\n            stack.append(a + b)\n        elif tok == '-':\n            stack.append(a - b)\n"
+           f"        elif tok == '*':\n            stack.append(a * b)\n        elif tok == '/':\n            if b == 0:\n                raise ZeroDivisionError('division by zero')\n"
+           f"            stack.append({div_code})\n{caret_code}    if len(stack) != 1:\n        raise ValueError('malformed expression')\n    return stack[0]\n")
+    broken = ref.replace("            stack.append(a - b)\n", "            stack.append(b - a)\n")
+
+    def oracle(expr: str) -> Any:
+        values: list[int] = []
+        for tok in expr.split(" "):
+            if tok == "":
+                continue
+            digits = tok[1:] if tok.startswith("-") else tok
+            if digits.isdigit() and digits.isascii():
+                values = values + [int(tok)]
+            elif tok in ("neg", "dup") and tok == extra:
+                if not values:
+                    return Raises("ValueError")
+                values = values[:-1] + [-values[-1]] if tok == "neg" else values + [values[-1]]
+            elif tok in ("+", "-", "*", "/", "^"):
+                if len(values) < 2:
+                    return Raises("ValueError")
+                a, b = values[-2], values[-1]
+                if tok == "/":
+                    if b == 0:
+                        return Raises("ZeroDivisionError")
+                    q = a // b
+                    if div == "trunc" and q < 0 and q * b != a:
+                        q += 1
+                    r = q
+                elif tok == "^":
+                    if caret == "pow" and b < 0:
+                        return Raises("ValueError")
+                    r = a ** b if caret == "pow" else a ^ b
+                else:
+                    r = {"+": a + b, "-": a - b, "*": a * b}[tok]
+                values = values[:-2] + [r]
+            else:
+                return Raises("ValueError")
+        return values[0] if len(values) == 1 else Raises("ValueError")
+
+    cases = [fn(name, ""), fn(name, "3 4 +"), fn(name, "10 3 -"), fn(name, "-7 2 /"), fn(name, "7 -2 /"), fn(name, "6 3 ^"), fn(name, "5 0 /"),
+             fn(name, "1 +"), fn(name, "1 2"), fn(name, "2 -1 ^"), fn(name, "4 neg 3 +"), fn(name, "5 dup *"), fn(name, "2 3 swap")]
+    for _ in range(7):
+        depth, toks = 0, []
+        for _ in range(rng.randrange(5, 11)):
+            if depth >= 2 and rng.random() < 0.5:
+                toks.append(rng.choice(["+", "-", "*", "/", "-"]))  # no random "^": a power tower would not finish
+                depth -= 1
+            else:
+                toks.append(str(rng.randrange(-9, 20)))
+                depth += 1
+        while depth > 1:
+            toks.append(rng.choice(["+", "-", "*"]))
+            depth -= 1
+        cases.append(fn(name, " ".join(toks)))
+    return Problem([name], f"Write a Python function `{name}(expr)` that", spec, ref, broken, "swaps the operands of '-' (computes b - a)",
+                   call_oracle(oracle), cases, "token-by-token simulation on an immutable value list")
+
+
+def opts_rpn(rng: random.Random) -> list:
+    out = [(d, c, e) for d in ("floor", "trunc") for c in ("pow", "xor") for e in (None, "neg", "dup")]
+    rng.shuffle(out)
+    return out[:VARIANTS]
+
+
+def fam_coins(rng: random.Random, i: int, opts: list) -> Problem:
+    coins, witness = opts[i]
+    listed = ", ".join(map(str, coins))
+    spec = (f"Both functions work with an unlimited supply of coins of the values {listed}. "
+            f"min_coins(amount) returns the fewest coins that add up to amount exactly, or None when no combination does (0 for amount 0). "
+            f"count_ways(amount) returns how many different multisets of coins add up to amount (order does not matter; 1 for amount 0). "
+            f"Both raise ValueError for a negative amount.")
+    ref = (f"COINS = {tuple(coins)!r}\n\n\ndef min_coins(amount):\n    if amount < 0:\n        raise ValueError('negative amount')\n    best = [0] + [None] * amount\n"
+           f"    for a in range(1, amount + 1):\n        for c in COINS:\n            if c <= a and best[a - c] is not None and (best[a] is None or best[a - c] + 1 < best[a]):\n"
+           f"                best[a] = best[a - c] + 1\n    return best[amount]\n\n\ndef count_ways(amount):\n    if amount < 0:\n        raise ValueError('negative amount')\n"
+           f"    ways = [1] + [0] * amount\n    for c in COINS:\n        for a in range(c, amount + 1):\n            ways[a] += ways[a - c]\n    return ways[amount]\n")
+    broken = ref.replace(
+        f"    best = [0] + [None] * amount\n    for a in range(1, amount + 1):\n        for c in COINS:\n            if c <= a and best[a - c] is not None and (best[a] is None or best[a - c] + 1 < best[a]):\n                best[a] = best[a - c] + 1\n    return best[amount]\n",
+        "    count = 0\n    for c in sorted(COINS, reverse=True):\n        count += amount // c\n        amount %= c\n    return count if amount == 0 else None\n")
+
+    def fewest(amount: int) -> Any:
+        if amount < 0:
+            return Raises("ValueError")
+        frontier, seen, steps = {0}, {0}, 0
+        while frontier:
+            if amount in frontier:
+                return steps
+            frontier = {v + c for v in frontier for c in coins if v + c <= amount} - seen
+            seen |= frontier
+            steps += 1
+        return None
+
+    def ways(amount: int) -> Any:
+        if amount < 0:
+            return Raises("ValueError")
+
+        def go(rest: int, k: int) -> int:
+            if rest == 0:
+                return 1
+            if k == len(coins):
+                return 0
+            return sum(go(rest - n * coins[k], k + 1) for n in range(rest // coins[k] + 1))
+
+        return go(amount, 0)
+
+    def oracle(case: tuple) -> Any:
+        _, name, (amount,) = case
+        return fewest(amount) if name == "min_coins" else ways(amount)
+
+    amounts = [0, 1, witness, coins[-1], sum(coins), rng.randrange(20, 45), rng.randrange(45, 70)]
+    cases = [fn("min_coins", a) for a in amounts] + [fn("min_coins", -3), fn("count_ways", -1)]
+    cases += [fn("count_ways", a) for a in (0, 1, witness, rng.randrange(10, 30), rng.randrange(30, 60))]
+    return Problem(["min_coins", "count_ways"], "Write two Python functions, `min_coins(amount)` and `count_ways(amount)`.", spec, ref, broken,
+                   "min_coins is greedy (largest coin first), which is not optimal for this coin set", oracle, cases,
+                   "breadth-first search over reachable sums; recursive enumeration of coin counts")
+
+
+def opts_coins(rng: random.Random) -> list:
+    out, seen = [], set()
+    while len(out) < VARIANTS:
+        coins = tuple(sorted(rng.sample(range(2, 16), 3) + ([1] if rng.random() < 0.5 else [])))
+        if coins in seen:
+            continue
+        # keep sets where greedy is wrong somewhere small: that amount becomes a test
+        witness = None
+        for amount in range(1, 60):
+            best = [0] + [None] * amount
+            for a in range(1, amount + 1):
+                for c in coins:
+                    if c <= a and best[a - c] is not None and (best[a] is None or best[a - c] + 1 < best[a]):
+                        best[a] = best[a - c] + 1
+            rest, count = amount, 0
+            for c in sorted(coins, reverse=True):
+                count += rest // c
+                rest %= c
+            greedy = count if rest == 0 else None
+            if greedy != best[amount]:
+                witness = amount
+                break
+        if witness is None:
+            continue
+        seen.add(coins)
+        out.append((coins, witness))
+    return out
+
+
+GRID_OPTS = [(d, w, water) for d in (False, True) for w in (False, True) for water in ("wall", "open", "slow")]
+
+
+def fam_grid_steps(rng: random.Random, i: int, opts: list) -> Problem:
+    diag, wrap, water = opts[i]
+    name = "grid_steps"
+    moves = "one of the 8 neighbouring cells (diagonals included)" if diag else "one of the 4 neighbouring cells (up, down, left, right)"
+    edges = "The grid wraps around: leaving one edge enters the cell on the opposite edge." if wrap else "Moves may not leave the grid."
+    water_text = {"wall": "Water '~' cannot be entered.", "open": "Water '~' can be entered like '.'.",
+                  "slow": "Entering a water cell '~' costs 2 instead of 1."}[water]
+    spec = (f"takes a grid (a list of equal-length strings) with one 'S' and one 'E' and returns the cheapest cost of a path from S to E. "
+            f"Each move goes to {moves} and costs 1; walls '#' cannot be entered. {water_text} {edges} "
+            f"When E cannot be reached the result is -1.")
+    deltas = "[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]" if diag else "[(-1, 0), (1, 0), (0, -1), (0, 1)]"
+    step = ("            nr, nc = (r + dr) % rows, (c + dc) % cols\n" if wrap else
+            "            nr, nc = r + dr, c + dc\n            if not (0 <= nr < rows and 0 <= nc < cols):\n                continue\n")
+    blocked = "'#~'" if water == "wall" else "'#'"
+    cost = "2 if grid[nr][nc] == '~' else 1" if water == "slow" else "1"
+    ref = (f"import heapq\n\n\ndef {name}(grid):\n    rows, cols = len(grid), len(grid[0])\n"
+           f"    start = next((r, c) for r in range(rows) for c in range(cols) if grid[r][c] == 'S')\n"
+           f"    best = {{start: 0}}\n    heap = [(0, start)]\n    while heap:\n        d, (r, c) = heapq.heappop(heap)\n        if grid[r][c] == 'E':\n            return d\n"
+           f"        if d > best[(r, c)]:\n            continue\n        for dr, dc in {deltas}:\n{step}"
+           f"            if grid[nr][nc] in {blocked}:\n                continue\n            nd = d + ({cost})\n"
+           f"            if nd < best.get((nr, nc), nd + 1):\n                best[(nr, nc)] = nd\n                heapq.heappush(heap, (nd, (nr, nc)))\n    return -1\n")
+    if wrap:
+        broken = ref.replace(step, "            nr, nc = r + dr, c + dc\n            if not (0 <= nr < rows and 0 <= nc < cols):\n                continue\n")
+        how = "does not wrap around the edges"
+    elif diag:
+        broken = ref.replace(deltas, "[(-1, 0), (1, 0), (0, -1), (0, 1)]")
+        how = "forgets the diagonal moves"
+    elif water == "slow":
+        broken = ref.replace(cost, "1")
+        how = "charges 1 for water"
+    elif water == "wall":
+        broken = ref.replace(blocked, "'#'")
+        how = "lets the path cross water"
+    else:
+        broken = ref.replace(blocked, "'#~'")
+        how = "treats water as a wall"
+
+    def oracle(grid: list) -> int:
+        rows, cols = len(grid), len(grid[0])
+        inf = 10 ** 9
+        dist = {(r, c): inf for r in range(rows) for c in range(cols)}
+        cells = list(dist)
+        for r, c in cells:
+            if grid[r][c] == "S":
+                dist[(r, c)] = 0
+        offsets = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0) and (diag or a == 0 or b == 0)]
+        changed = True
+        while changed:
+            changed = False
+            for r, c in cells:
+                if dist[(r, c)] == inf:
+                    continue
+                for a, b in offsets:
+                    nr, nc = r + a, c + b
+                    if wrap:
+                        nr, nc = nr % rows, nc % cols
+                    elif not (0 <= nr < rows and 0 <= nc < cols):
+                        continue
+                    ch = grid[nr][nc]
+                    if ch == "#" or (ch == "~" and water == "wall"):
+                        continue
+                    nd = dist[(r, c)] + (2 if ch == "~" and water == "slow" else 1)
+                    if nd < dist[(nr, nc)]:
+                        dist[(nr, nc)] = nd
+                        changed = True
+        end = next(p for p in cells if grid[p[0]][p[1]] == "E")
+        return -1 if dist[end] == inf else dist[end]
+
+    def make_grid(rows: int, cols: int) -> list:
+        cells = [[rng.choices(".#~", weights=[55, 25, 20])[0] for _ in range(cols)] for _ in range(rows)]
+        spots = rng.sample([(r, c) for r in range(rows) for c in range(cols)], 2)
+        cells[spots[0][0]][spots[0][1]] = "S"
+        cells[spots[1][0]][spots[1][1]] = "E"
+        return ["".join(row) for row in cells]
+
+    cases = [fn(name, ["SE"]), fn(name, ["S#E"]), fn(name, ["S~E"]), fn(name, ["S.#", "#.#", "#.E"]), fn(name, ["E..S"]), fn(name, ["S#", "#E"])]
+    cases += [fn(name, make_grid(rng.randrange(4, 7), rng.randrange(5, 9))) for _ in range(7)]
+    return Problem([name], f"Write a Python function `{name}(grid)` that", spec, ref, broken, how, call_oracle(oracle), cases,
+                   "Bellman-Ford relaxation until nothing changes")
+
+
+def opts_grid_steps(rng: random.Random) -> list:
+    out = list(GRID_OPTS)
+    rng.shuffle(out)
+    return out[:VARIANTS]
+
+
+CACHE_POLICIES = {
+    "lru": "When a new key must go in, the least recently used key is evicted (a use is a get hit or a put).",
+    "fifo": "When a new key must go in, the key that was inserted earliest is evicted; get hits do not change this order.",
+    "mru": "When a new key must go in, the most recently used key is evicted (a use is a get hit or a put).",
+    "lfu": "When a new key must go in, the key with the fewest uses is evicted (a get hit or a put is a use); ties go to the least recently used key.",
+    "lfu_fifo": "When a new key must go in, the key with the fewest uses is evicted (a get hit or a put is a use); ties go to the key inserted earliest.",
+}
+
+
+def fam_cache(rng: random.Random, i: int, opts: list) -> Problem:
+    policy, update_counts = opts[i]
+    cls = "Cache"
+    update_text = ("Updating the value of a key that is already stored counts as a use" + (" and moves it to the newest insertion position." if policy == "fifo" else ".")
+                   if update_counts else "Updating the value of a key that is already stored is not a use and does not change its position.")
+    spec = (f"implements a class {cls}(capacity) with get(key), put(key, value), size() and keys(). get returns the stored value, or None when the key is absent. "
+            f"put stores a value and returns None; keys() returns the stored keys sorted. {CACHE_POLICIES[policy]} {update_text} "
+            f"A capacity of 0 stores nothing, and a negative capacity raises ValueError.")
+    if policy == "lru":
+        rank = "(self.last[k],)"
+    elif policy == "fifo":
+        rank = "(self.born[k],)"
+    elif policy == "mru":
+        rank = "(-self.last[k],)"
+    elif policy == "lfu":
+        rank = "(self.uses[k], self.last[k])"
+    else:
+        rank = "(self.uses[k], self.born[k])"
+    get_use = "" if policy == "fifo" else "        self._use(key)\n"
+    update = ("            self._use(key)\n" + ("            self.born[key] = self.tick\n" if policy == "fifo" else "")) if update_counts else ""
+    ref = (f"class {cls}:\n    def __init__(self, capacity):\n        if capacity < 0:\n            raise ValueError('negative capacity')\n        self.capacity = capacity\n"
+           f"        self.data, self.last, self.born, self.uses = {{}}, {{}}, {{}}, {{}}\n        self.tick = 0\n\n"
+           f"    def _use(self, key):\n        self.tick += 1\n        self.last[key] = self.tick\n        self.uses[key] = self.uses.get(key, 0) + 1\n\n"
+           f"    def get(self, key):\n        if key not in self.data:\n            return None\n{get_use}        return self.data[key]\n\n"
+           f"    def put(self, key, value):\n        if self.capacity == 0:\n            return None\n        if key in self.data:\n            self.data[key] = value\n{update}            return None\n"
+           f"        if len(self.data) >= self.capacity:\n            victim = min(self.data, key=lambda k: {rank})\n"
+           f"            for table in (self.data, self.last, self.born, self.uses):\n                del table[victim]\n"
+           f"        self.data[key] = value\n        self._use(key)\n        self.born[key] = self.tick\n        return None\n\n"
+           f"    def size(self):\n        return len(self.data)\n\n    def keys(self):\n        return sorted(self.data)\n")
+    broken_rank = {"lru": "(self.born[k],)", "fifo": "(-self.born[k],)", "mru": "(self.last[k],)",
+                   "lfu": "(self.uses[k], -self.last[k])", "lfu_fifo": "(self.uses[k], -self.born[k])"}[policy]
+    broken = ref.replace(f"key=lambda k: {rank}", f"key=lambda k: {broken_rank}")
+    how = {"lru": "evicts by insertion order (get does not refresh)", "fifo": "evicts the newest key", "mru": "evicts the least recently used key",
+           "lfu": "breaks frequency ties toward the most recently used key", "lfu_fifo": "breaks frequency ties toward the newest key"}[policy]
+
+    def simulate(capacity: int, ops: tuple) -> list:
+        # entries in a list: [key, value, uses, last use step, insertion step]
+        entries: list[list] = []
+        out = []
+        for step, (method, args) in enumerate(ops, start=1):
+            found = [e for e in entries if e[0] == args[0]] if args else []
+            if method == "get":
+                if found:
+                    if policy != "fifo":
+                        found[0][2] += 1
+                        found[0][3] = step
+                    out.append(found[0][1])
+                else:
+                    out.append(None)
+            elif method == "put":
+                out.append(None)
+                if capacity == 0:
+                    continue
+                if found:
+                    found[0][1] = args[1]
+                    if update_counts:
+                        found[0][2] += 1
+                        found[0][3] = step
+                        if policy == "fifo":
+                            found[0][4] = step
+                    continue
+                if len(entries) == capacity:
+                    order = {"lru": lambda e: e[3], "fifo": lambda e: e[4], "mru": lambda e: -e[3],
+                             "lfu": lambda e: (e[2], e[3]), "lfu_fifo": lambda e: (e[2], e[4])}[policy]
+                    entries.remove(sorted(entries, key=order)[0])
+                entries.append([args[0], args[1], 1, step, step])
+            elif method == "size":
+                out.append(len(entries))
+            else:
+                out.append(sorted(e[0] for e in entries))
+        return out
+
+    def oracle(case: tuple) -> Any:
+        if case[0] == "call":
+            return Raises("ValueError") if case[2][0] < 0 else None
+        return simulate(case[2][0], case[3])
+
+    def ops(n: int, keys: str) -> list:
+        out = []
+        for _ in range(n):
+            r = rng.random()
+            if r < 0.45:
+                out.append(("put", (rng.choice(keys), rng.randrange(1, 99))))
+            elif r < 0.85:
+                out.append(("get", (rng.choice(keys),)))
+            elif r < 0.93:
+                out.append(("keys", ()))
+            else:
+                out.append(("size", ()))
+        return out + [("keys", ())]
+
+    cases = [fn(cls, -1),
+             session(cls, (0,), [("put", ("a", 1)), ("get", ("a",)), ("size", ())]),
+             session(cls, (2,), [("put", ("a", 1)), ("put", ("b", 2)), ("get", ("a",)), ("put", ("c", 3)), ("keys", ()), ("get", ("b",)), ("get", ("c",))]),
+             session(cls, (2,), [("put", ("a", 1)), ("put", ("b", 2)), ("put", ("a", 5)), ("put", ("c", 3)), ("keys", ()), ("get", ("a",))]),
+             session(cls, (3,), [("put", ("x", 1)), ("put", ("y", 2)), ("put", ("z", 3)), ("get", ("x",)), ("get", ("x",)), ("get", ("y",)),
+                                 ("put", ("w", 4)), ("keys", ()), ("put", ("v", 5)), ("keys", ())]),
+             session(cls, (2,), [("put", ("a", 1)), ("put", ("b", 2)), ("get", ("b",)), ("get", ("a",)), ("put", ("c", 3)), ("keys", ())])]
+    cases += [session(cls, (rng.randrange(2, 4),), ops(rng.randrange(12, 18), "abcde")) for _ in range(3)]
+    cases += [session(cls, (rng.randrange(2, 4),), ops(rng.randrange(4, 7), "abcd")) for _ in range(4)]
+    return Problem([cls], "Write Python code that", spec, ref, broken, how, oracle, cases, "list-of-entries simulation with explicit step counters",
+                   void=frozenset({"put"}))
+
+
+def opts_cache(rng: random.Random) -> list:
+    out = [(p, u) for p in CACHE_POLICIES for u in (True, False)]
+    rng.shuffle(out)
+    return out
+
+
+def fam_account(rng: random.Random, i: int, opts: list) -> Problem:
+    limit, fee = opts[i]
+    cls = "Account"
+    fee_text = f"Every withdrawal also costs a fee of {fee}, taken together with the amount." if fee else "Withdrawals are free."
+    limit_text = (f"The balance may go down to -{limit} but never below it" if limit else "The balance may never go below 0")
+    spec = (f"implements a class {cls}() for an account that starts at balance 0. deposit(amount) and withdraw(amount) return the new balance, balance() returns it. "
+            f"{fee_text} {limit_text}: a withdrawal that would break this raises ValueError and changes nothing. "
+            f"An amount that is not a positive integer raises ValueError too. history() returns the list of signed changes in order"
+            + (", with each fee as its own entry after its withdrawal." if fee else ".")
+            )
+    fee_entry = f"        self.changes.append(-{fee})\n" if fee else ""
+    ref = (f"class {cls}:\n    def __init__(self):\n        self.total = 0\n        self.changes = []\n\n    @staticmethod\n    def _check(amount):\n"
+           f"        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:\n            raise ValueError('amount must be a positive integer')\n\n"
+           f"    def deposit(self, amount):\n        self._check(amount)\n        self.total += amount\n        self.changes.append(amount)\n        return self.total\n\n"
+           f"    def withdraw(self, amount):\n        self._check(amount)\n        if self.total - amount - {fee} < -{limit}:\n            raise ValueError('limit exceeded')\n"
+           f"        self.total -= amount + {fee}\n        self.changes.append(-amount)\n{fee_entry}        return self.total\n\n"
+           f"    def balance(self):\n        return self.total\n\n    def history(self):\n        return list(self.changes)\n")
+    if fee:
+        broken = ref.replace(f"if self.total - amount - {fee} < -{limit}:", f"if self.total - amount < -{limit}:")
+        how = "checks the limit without the fee"
+    else:
+        broken = ref.replace(f"if self.total - amount - {fee} < -{limit}:", f"if self.total - amount - {fee} <= -{limit}:")
+        how = "refuses a withdrawal that lands exactly on the limit"
+
+    def simulate(ops: tuple) -> list:
+        changes: list[int] = []
+        out: list[Any] = []
+        for method, args in ops:
+            if method in ("deposit", "withdraw"):
+                amount = args[0]
+                if type(amount) is not int or amount < 1:
+                    out.append(Raises("ValueError"))
+                    continue
+                new = [amount] if method == "deposit" else [-amount] + ([-fee] if fee else [])
+                if sum(changes) + sum(new) < -limit:
+                    out.append(Raises("ValueError"))
+                    continue
+                changes += new
+                out.append(sum(changes))
+            elif method == "balance":
+                out.append(sum(changes))
+            else:
+                out.append(list(changes))
+        return out
+
+    def oracle(case: tuple) -> Any:
+        return simulate(case[3])
+
+    def random_ops() -> list:
+        out = []
+        for _ in range(rng.randrange(8, 14)):
+            r = rng.random()
+            if r < 0.35:
+                out.append(("deposit", (rng.randrange(1, 120),)))
+            elif r < 0.75:
+                out.append(("withdraw", (rng.randrange(1, 150),)))
+            elif r < 0.85:
+                out.append(("balance", ()))
+            else:
+                out.append(("withdraw", (rng.choice([0, -5, 2.5, "10"]),)))
+        return out + [("history", ())]
+
+    edge = 100 + limit - fee  # lands exactly on the limit
+    cases = [session(cls, (), [("balance", ()), ("history", ())]),
+             session(cls, (), [("deposit", (100,)), ("withdraw", (edge,)), ("balance", ()), ("withdraw", (1,)), ("history", ())]),
+             session(cls, (), [("deposit", (50,)), ("withdraw", (50 + limit,)), ("balance", ()), ("deposit", (0,)), ("deposit", (-3,)), ("history", ())]),
+             session(cls, (), [("withdraw", (1,)), ("deposit", (10,)), ("withdraw", (10,)), ("history", ())])]
+    cases += [session(cls, (), random_ops()) for _ in range(3)]
+    cases += [session(cls, (), random_ops()[-6:]) for _ in range(4)]
+    return Problem([cls], "Write Python code that", spec, ref, broken, how, oracle, cases, "balance recomputed as the sum of the history")
+
+
+def opts_account(rng: random.Random) -> list:
+    out = [(lim, fee) for lim in (0, 25, 100) for fee in (0, 1, 3)] + [(50, 2)]
+    rng.shuffle(out)
+    return out
+
+
+def fam_bounded_stack(rng: random.Random, i: int, opts: list) -> Problem:
+    cap, policy = opts[i]
+    cls = "BoundedStack"
+    full = ("Pushing onto a full stack raises OverflowError and changes nothing." if policy == "raise"
+            else "Pushing onto a full stack first discards the oldest item (the one at the bottom).")
+    spec = (f"implements a class {cls}() holding at most {cap} items, with push(x), pop(), peek(), size() and smallest(). "
+            f"push returns None, pop removes and returns the top item, peek returns it without removing it, and smallest returns the smallest item held. {full} "
+            f"pop, peek and smallest raise IndexError on an empty stack.")
+    overflow = (f"        if len(self.items) >= {cap}:\n            raise OverflowError('stack is full')\n" if policy == "raise"
+                else f"        if len(self.items) >= {cap}:\n            self.items.pop(0)\n")
+    ref = (f"class {cls}:\n    def __init__(self):\n        self.items = []\n\n    def push(self, x):\n{overflow}        self.items.append(x)\n\n"
+           f"    def pop(self):\n        if not self.items:\n            raise IndexError('empty stack')\n        return self.items.pop()\n\n"
+           f"    def peek(self):\n        if not self.items:\n            raise IndexError('empty stack')\n        return self.items[-1]\n\n"
+           f"    def size(self):\n        return len(self.items)\n\n"
+           f"    def smallest(self):\n        if not self.items:\n            raise IndexError('empty stack')\n        return min(self.items)\n")
+    if policy == "raise":
+        broken = ref.replace(f"if len(self.items) >= {cap}:", f"if len(self.items) > {cap}:")
+        how = "lets one item too many in"
+    else:
+        broken = ref.replace("            self.items.pop(0)\n", "            self.items.pop()\n")
+        how = "discards the top item instead of the oldest"
+
+    def simulate(ops: tuple) -> list:
+        held: list = []
+        out: list[Any] = []
+        for method, args in ops:
+            if method == "push":
+                if len(held) == cap:
+                    if policy == "raise":
+                        out.append(Raises("OverflowError"))
+                        continue
+                    held = held[1:]
+                held = held + [args[0]]
+                out.append(None)
+            elif method == "size":
+                out.append(len(held))
+            elif not held:
+                out.append(Raises("IndexError"))
+            elif method == "pop":
+                out.append(held[-1])
+                held = held[:-1]
+            elif method == "peek":
+                out.append(held[-1])
+            else:
+                out.append(sorted(held)[0])
+        return out
+
+    def random_ops(n: int) -> list:
+        out = []
+        for _ in range(n):
+            r = rng.random()
+            if r < 0.5:
+                out.append(("push", (rng.randrange(-20, 50),)))
+            else:
+                out.append((rng.choice(["pop", "peek", "smallest", "size", "smallest"]), ()))
+        return out
+
+    fill = [("push", (v,)) for v in (5, 3, 8, 1, 9, 2, 7, 4)]
+    cases = [session(cls, (), [("pop", ()), ("peek", ()), ("smallest", ()), ("size", ())]),
+             session(cls, (), fill[:7] + [("size", ()), ("smallest", ()), ("pop", ()), ("pop", ()), ("smallest", ()), ("size", ())]),
+             session(cls, (), fill + [("pop", ())] * 7 + [("size", ())])]
+    cases += [session(cls, (), random_ops(rng.randrange(14, 20))) for _ in range(3)]
+    cases += [session(cls, (), random_ops(rng.randrange(5, 8))) for _ in range(4)]
+    return Problem([cls], "Write Python code that", spec, ref, broken, how, lambda c: simulate(c[3]), cases, "immutable list simulation",
+                   void=frozenset({"push"}))
+
+
+def opts_bounded_stack(rng: random.Random) -> list:
+    out = [(c, p) for c in (2, 3, 4, 5, 6) for p in ("raise", "drop")]
+    rng.shuffle(out)
+    return out
+
+
+DIGITS36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def fam_base_codec(rng: random.Random, i: int, opts: list) -> Problem:
+    base = opts[i]
+    top = DIGITS36[base - 1]
+    spec = (f"The two functions convert integers to and from base {base}, whose digits are 0-9 then a-z (so the largest digit is {top!r}). "
+            f"to_base(n) returns the lower-case digits of n without leading zeros, '0' for 0 and a leading '-' for a negative n. "
+            f"from_base(s) is the inverse; it also accepts upper-case letters and a leading '-'. "
+            f"from_base raises ValueError for an empty string, a lone '-' or any character that is not a digit of base {base}.")
+    ref = (f"DIGITS = {DIGITS36[:base]!r}\n\n\ndef to_base(n):\n    if n == 0:\n        return '0'\n    sign = '-' if n < 0 else ''\n    n = abs(n)\n    out = []\n"
+           f"    while n:\n        n, d = divmod(n, {base})\n        out.append(DIGITS[d])\n    return sign + ''.join(reversed(out))\n\n\n"
+           f"def from_base(s):\n    sign = 1\n    if s.startswith('-'):\n        sign, s = -1, s[1:]\n    if not s:\n        raise ValueError('no digits')\n    value = 0\n"
+           f"    for ch in s.lower():\n        if ch not in DIGITS:\n            raise ValueError(f'bad digit {{ch!r}}')\n        value = value * {base} + DIGITS.index(ch)\n    return sign * value\n")
+    broken = ref.replace("    if n == 0:\n        return '0'\n", "")
+
+    def to_b(n: int) -> str:
+        if n < 0:
+            return "-" + to_b(-n)
+        power = 1
+        while power * base <= n:
+            power *= base
+        out = ""
+        while power >= 1:
+            out += DIGITS36[n // power]
+            n %= power
+            power //= base
+        return out
+
+    def from_b(s: str) -> Any:
+        body = s[1:] if s[:1] == "-" else s
+        if body == "" or any(ch.lower() not in DIGITS36[:base] for ch in body):
+            return Raises("ValueError")
+        total = sum(DIGITS36.index(ch.lower()) * base ** k for k, ch in enumerate(reversed(body)))
+        return -total if s[:1] == "-" else total
+
+    def oracle(case: tuple) -> Any:
+        _, name, (x,) = case
+        return to_b(x) if name == "to_base" else from_b(x)
+
+    ns = [0, 1, base - 1, base, -(base + 1), rng.randrange(10 ** 3, 10 ** 6), -rng.randrange(10 ** 6, 10 ** 12), 2 ** 40]
+    cases = [fn("to_base", n) for n in ns]
+    bad = "!" if base == 36 else DIGITS36[base]
+    cases += [fn("from_base", s) for s in ("", "-", "0", "10", "-11", "zz", f"1{bad}", to_b(rng.randrange(10 ** 4, 10 ** 8)).upper(), "101", "7f")]
+    cases.append(fn("from_base", to_b(-rng.randrange(10 ** 4, 10 ** 8))))
+    return Problem(["to_base", "from_base"], "Write two Python functions, `to_base(n)` and `from_base(s)`.", spec, ref, broken, "to_base(0) returns ''",
+                   oracle, cases, "greedy powers of the base; positional sum")
+
+
+def opts_base_codec(rng: random.Random) -> list:
+    bases = [2, 3, 5, 7, 8, 12, 16, 20, 30, 36]
+    rng.shuffle(bases)
+    return bases
+
+
+def _weak_orders() -> list[tuple[int, int, int]]:
+    out = []
+    for levels in itertools.product((1, 2, 3), repeat=3):
+        used = sorted(set(levels))
+        if used == list(range(1, len(used) + 1)):
+            out.append(levels)
+    return out
+
+
+def _prec_text(prec: dict) -> str:
+    groups: dict[int, list[str]] = {}
+    for op in "+-*":
+        groups.setdefault(prec[op], []).append(op)
+    order = sorted(groups, reverse=True)
+    parts = []
+    for level in order:
+        ops = groups[level]
+        parts.append(" and ".join(f"'{o}'" for o in ops) + (" (equal)" if len(ops) > 1 else ""))
+    if len(parts) == 1:
+        return f"All three operators {parts[0].removesuffix(' (equal)')} have the same precedence."
+    return "Precedence, from tightest to loosest binding: " + ", then ".join(parts) + "."
+
+
+def fam_precedence(rng: random.Random, i: int, opts: list) -> Problem:
+    levels = opts[i]
+    prec = dict(zip("+-*", levels))
+    name = "evaluate"
+    spec = (f"evaluates an integer expression made of non-negative integers, the binary operators + - * and parentheses; spaces may appear between tokens. "
+            f"The precedence is NOT the usual one. {_prec_text(prec)} "
+            f"Every operator is left-associative, so a chain of operators of equal precedence is evaluated from left to right. "
+            f"An expression without any token raises ValueError.")
+    ref = (f"import re\n\nPREC = {prec!r}\n\n\ndef {name}(expr):\n    tokens = re.findall(r'\\d+|[-+*()]', expr)\n    if not tokens:\n        raise ValueError('empty expression')\n"
+           f"    values, ops = [], []\n\n    def apply():\n        op = ops.pop()\n        b = values.pop()\n        a = values.pop()\n"
+           f"        values.append(a + b if op == '+' else a - b if op == '-' else a * b)\n\n"
+           f"    for tok in tokens:\n        if tok.isdigit():\n            values.append(int(tok))\n        elif tok == '(':\n            ops.append(tok)\n"
+           f"        elif tok == ')':\n            while ops[-1] != '(':\n                apply()\n            ops.pop()\n        else:\n"
+           f"            while ops and ops[-1] != '(' and PREC[ops[-1]] >= PREC[tok]:\n                apply()\n            ops.append(tok)\n"
+           f"    while ops:\n        apply()\n    return values[0]\n")
+    broken = ref.replace("PREC[ops[-1]] >= PREC[tok]", "PREC[ops[-1]] > PREC[tok]")
+
+    def tokens_of(expr: str) -> list[str]:
+        out, num = [], ""
+        for ch in expr:
+            if ch.isdigit():
+                num += ch
+                continue
+            if num:
+                out.append(num)
+                num = ""
+            if ch in "+-*()":
+                out.append(ch)
+        return out + ([num] if num else [])
+
+    def value(toks: list[str]) -> int:
+        depth, split = 0, None
+        for k, t in enumerate(toks):  # rightmost operator of the loosest level at depth 0
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif t in prec and depth == 0 and (split is None or prec[t] <= prec[toks[split]]):
+                split = k
+        if split is None:
+            if toks[0] == "(":
+                return value(toks[1:-1])
+            return int(toks[0])
+        a, b = value(toks[:split]), value(toks[split + 1:])
+        return {"+": a + b, "-": a - b, "*": a * b}[toks[split]]
+
+    def oracle(expr: str) -> Any:
+        toks = tokens_of(expr)
+        return value(toks) if toks else Raises("ValueError")
+
+    def rand_expr(depth: int) -> str:
+        parts = [str(rng.randrange(0, 12))]
+        for _ in range(rng.randrange(1, 4)):
+            parts.append(rng.choice("+-*-"))
+            parts.append(f"({rand_expr(depth + 1)})" if depth < 1 and rng.random() < 0.25 else str(rng.randrange(0, 12)))
+        return " ".join(parts)
+
+    cases = [fn(name, ""), fn(name, "  "), fn(name, "42"), fn(name, "2 + 3 * 4"), fn(name, "10 - 4 - 3"), fn(name, "10 - 2 + 3"), fn(name, "2 * 3 + 4"),
+             fn(name, "(2 + 3) * 4"), fn(name, "8 - 2 * 3"), fn(name, "1+2*3-4"), fn(name, "7 * (6 - 2 - 1) + 1")]
+    cases += [fn(name, rand_expr(0)) for _ in range(5)]
+    return Problem([name], f"Write a Python function `{name}(expr)` that", spec, ref, broken,
+                   "applies equal-precedence operators right to left", call_oracle(oracle), cases, "recursive split at the loosest rightmost operator")
+
+
+def opts_precedence(rng: random.Random) -> list:
+    """Weak orders of + - *, one per behaviour: some orders compute the same values (with '-'
+    binding tighter than '+', a + b - c is a + (b - c), the same as left to right)."""
+    probe_rng = random.Random(7)
+    probes = []
+    for _ in range(300):
+        toks = [str(probe_rng.randrange(0, 9))]
+        for _ in range(probe_rng.randrange(1, 5)):
+            toks += [probe_rng.choice("+-*"), str(probe_rng.randrange(0, 9))]
+        probes.append(" ".join(toks))
+    out, signatures = [], set()
+    for levels in _weak_orders():
+        prec = dict(zip("+-*", levels))
+        signature = tuple(_prec_eval(prec, e) for e in probes)
+        if signature not in signatures:
+            signatures.add(signature)
+            out.append(levels)
+    rng.shuffle(out)
+    return out[:VARIANTS]
+
+
+def _prec_eval(prec: dict, expr: str) -> int:
+    toks = expr.split()
+    split = None
+    for k, t in enumerate(toks):
+        if t in prec and (split is None or prec[t] <= prec[toks[split]]):
+            split = k
+    if split is None:
+        return int(toks[0])
+    a, b = _prec_eval(prec, " ".join(toks[:split])), _prec_eval(prec, " ".join(toks[split + 1:]))
+    return {"+": a + b, "-": a - b, "*": a * b}[toks[split]]
+
+
+def fam_csv(rng: random.Random, i: int, opts: list) -> Problem:
+    delim, quote = opts[i]
+    name = "parse_csv"
+    shown = {"\t": "the tab character '\\t'"}.get(delim, repr(delim))
+    spec = (f"parses text in a CSV dialect and returns a list of rows, each a list of field strings. Rows end at '\\n' (a final '\\n' does not start another row; an empty line is the row []). "
+            f"Fields are separated by {shown}. A field that starts with {quote!r} is quoted: it may contain the separator and newlines, and a doubled {quote * 2!r} inside stands for one {quote!r}. "
+            f"The quoted field must end right after its closing quote, otherwise ValueError is raised; an unterminated quote raises ValueError too. "
+            f"A {quote!r} inside an unquoted field is an ordinary character, and spaces are kept. An empty text gives [].")
+    ref = (f"D, Q = {delim!r}, {quote!r}\n\n\ndef {name}(text):\n    rows, row, field = [], [], ''\n    at_start, line_empty = True, True\n    i, n = 0, len(text)\n"
+           f"    while i < n:\n        c = text[i]\n        if at_start and c == Q:\n            i += 1\n            while True:\n                if i >= n:\n"
+           f"                    raise ValueError('unterminated quote')\n                if text[i] == Q:\n                    if i + 1 < n and text[i + 1] == Q:\n"
+           f"                        field += Q\n                        i += 2\n                        continue\n                    i += 1\n                    break\n"
+           f"                field += text[i]\n                i += 1\n            if i < n and text[i] not in (D, '\\n'):\n                raise ValueError('text after a closing quote')\n"
+           f"            at_start, line_empty = False, False\n            continue\n"
+           f"        if c == D:\n            row.append(field)\n            field, at_start, line_empty = '', True, False\n"
+           f"        elif c == '\\n':\n            if not line_empty:\n                row.append(field)\n            rows.append(row)\n            row, field, at_start, line_empty = [], '', True, True\n"
+           f"        else:\n            field += c\n            at_start, line_empty = False, False\n        i += 1\n"
+           f"    if not line_empty:\n        row.append(field)\n        rows.append(row)\n    return rows\n")
+    broken = ref.replace("                    if i + 1 < n and text[i + 1] == Q:\n                        field += Q\n                        i += 2\n                        continue\n", "")
+
+    def oracle(text: str) -> Any:
+        try:
+            return [list(r) for r in csv.reader(io.StringIO(text, newline=""), delimiter=delim, quotechar=quote, strict=True, doublequote=True,
+                                                  lineterminator="\n", quoting=csv.QUOTE_MINIMAL, skipinitialspace=False)]
+        except csv.Error:
+            return Raises("ValueError")
+
+    others = [c for c in ",;|\t/" if c != delim]
+
+    def field_text() -> str:
+        kind = rng.random()
+        if kind < 0.45:
+            return "".join(rng.choice("ab c") for _ in range(rng.randrange(0, 4)))
+        if kind < 0.6:
+            return "x" + rng.choice(others) + "y"
+        body = "".join(rng.choice(["a", " ", delim, quote * 2, "\n", "b"]) for _ in range(rng.randrange(1, 5)))
+        return quote + body + quote
+
+    def table_text() -> str:
+        lines = [delim.join(field_text() for _ in range(rng.randrange(1, 4))) for _ in range(rng.randrange(1, 4))]
+        return "\n".join(lines) + rng.choice(["", "\n"])
+
+    q = quote
+    cases = [fn(name, ""), fn(name, "\n"), fn(name, f"a{delim}b\n\nc"), fn(name, f"{q}x{delim}y{q}{delim}z\n"), fn(name, f"{q}say {q}{q}hi{q}{q}{q}{delim}ok"),
+             fn(name, f"{q}open{delim}x"), fn(name, f"{q}ab{q}c{delim}d"), fn(name, f"it{q}s{delim} fine "), fn(name, f"{q}line\nbreak{q}{delim}2\n"),
+             fn(name, "a,b;c|d\te/f"), fn(name, "'a,b'\n\"c;d\"")]
+    cases += [fn(name, table_text()) for _ in range(5)]
+    return Problem([name], f"Write a Python function `{name}(text)` that", spec, ref, broken, "does not treat a doubled quote as an escaped quote",
+                   call_oracle(oracle), cases, "the csv module (strict dialect with this separator and quote)")
+
+
+def opts_csv(rng: random.Random) -> list:
+    out = [(d, q) for d in (",", ";", "|", "\t", "/") for q in ('"', "'")]
+    rng.shuffle(out)
+    return out
+
+
+def fam_calendar(rng: random.Random, i: int, opts: list) -> Problem:
+    k, closed = opts[i]
+    cls = "Calendar"
+    kind = ("Bookings are closed intervals [start, end]: one ending at 5 and one starting at 5 overlap at the moment 5." if closed
+            else "Bookings are half-open intervals [start, end): one ending at 5 and one starting at 5 do not overlap.")
+    cap = "one booking" if k == 1 else f"{k} bookings"
+    spec = (f"implements a class {cls}() for a room in which at most {cap} may be in progress at any moment. "
+            f"book(start, end) stores the booking and returns True when that stays true at every moment, else returns False and stores nothing. {kind} "
+            f"cancel(start, end) removes one stored booking with exactly these bounds and returns True, or returns False when there is none. "
+            f"count() returns the number of stored bookings and busiest() the largest number in progress at one moment (0 when empty). "
+            f"book raises ValueError when start >= end.")
+    order = "(t, -delta)" if closed else "(t, delta)"
+    ref = (f"class {cls}:\n    def __init__(self):\n        self.bookings = []\n\n    def _peak(self, bookings):\n        events = []\n        for s, e in bookings:\n"
+           f"            events.append((s, 1))\n            events.append((e, -1))\n        events.sort(key=lambda ev: {order.replace('t', 'ev[0]', 1).replace('delta', 'ev[1]')})\n"
+           f"        peak = cur = 0\n        for _, delta in events:\n            cur += delta\n            peak = max(peak, cur)\n        return peak\n\n"
+           f"    def book(self, start, end):\n        if start >= end:\n            raise ValueError('start must be before end')\n"
+           f"        if self._peak(self.bookings + [(start, end)]) > {k}:\n            return False\n        self.bookings.append((start, end))\n        return True\n\n"
+           f"    def cancel(self, start, end):\n        if (start, end) in self.bookings:\n            self.bookings.remove((start, end))\n            return True\n        return False\n\n"
+           f"    def count(self):\n        return len(self.bookings)\n\n    def busiest(self):\n        return self._peak(self.bookings)\n")
+    if k > 1:
+        broken = ref.replace(f"        if self._peak(self.bookings + [(start, end)]) > {k}:\n",
+                             f"        overlapping = [b for b in self.bookings if b[0] {'<=' if closed else '<'} end and start {'<=' if closed else '<'} b[1]]\n"
+                             f"        if len(overlapping) + 1 > {k}:\n")
+        how = "counts every booking that overlaps the new one instead of the peak at one moment"
+    else:
+        flipped = "(ev[0], ev[1])" if closed else "(ev[0], -ev[1])"
+        broken = ref.replace(f"events.sort(key=lambda ev: {order.replace('t', 'ev[0]', 1).replace('delta', 'ev[1]')})", f"events.sort(key=lambda ev: {flipped})")
+        how = "treats touching bookings the other way round (closed versus half-open)"
+
+    def covered(s: int, e: int) -> range:
+        return range(2 * s, 2 * e + 1) if closed else range(2 * s, 2 * e)
+
+    def simulate(ops: tuple) -> list:
+        stored: list[tuple[int, int]] = []
+        out: list[Any] = []
+
+        def load(bs: list) -> int:
+            best = 0
+            for p in range(0, 2 * 60):
+                best = max(best, sum(1 for s, e in bs if p in covered(s, e)))
+            return best
+
+        for method, args in ops:
+            if method == "book":
+                s, e = args
+                if s >= e:
+                    out.append(Raises("ValueError"))
+                elif load(stored + [(s, e)]) <= k:
+                    stored.append((s, e))
+                    out.append(True)
+                else:
+                    out.append(False)
+            elif method == "cancel":
+                if tuple(args) in stored:
+                    stored.remove(tuple(args))
+                    out.append(True)
+                else:
+                    out.append(False)
+            elif method == "count":
+                out.append(len(stored))
+            else:
+                out.append(load(stored))
+        return out
+
+    def random_ops() -> list:
+        out, made = [], []
+        for _ in range(rng.randrange(14, 22)):
+            r = rng.random()
+            if r < 0.65:
+                s = rng.randrange(0, 16)
+                b = (s, s + rng.randrange(1, 6))
+                made.append(b)
+                out.append(("book", b))
+            elif r < 0.75 and made:
+                out.append(("cancel", rng.choice(made)))
+            else:
+                out.append((rng.choice(["count", "busiest"]), ()))
+        return out + [("busiest", ()), ("count", ())]
+
+    stack = [("book", (0, 10)), ("book", (2, 8)), ("book", (3, 7)), ("book", (4, 6)), ("book", (5, 6)), ("book", (1, 9)), ("busiest", ()), ("count", ())]
+    cases = [session(cls, (), [("busiest", ()), ("count", ()), ("book", (3, 3)), ("book", (5, 2)), ("cancel", (1, 2))]),
+             session(cls, (), [("book", (1, 5)), ("book", (5, 8)), ("book", (8, 9)), ("busiest", ()), ("count", ())]),
+             session(cls, (), [("book", (0, 4)), ("book", (4, 8)), ("book", (2, 6)), ("book", (3, 5)), ("cancel", (2, 6)), ("book", (3, 5)), ("busiest", ())]),
+             session(cls, (), [("book", (0, 3)), ("book", (5, 9)), ("book", (1, 6)), ("book", (2, 8)), ("busiest", ()), ("count", ())]),
+             session(cls, (), stack),
+             session(cls, (), [("book", (3 * n + 1, 3 * n + 2)) for n in range(6)] + [("book", (0, 30)), ("busiest", ()), ("count", ())])]
+    cases += [session(cls, (), random_ops()) for _ in range(3)]
+    cases += [session(cls, (), random_ops()[-7:]) for _ in range(4)]
+    return Problem([cls], "Write Python code that", spec, ref, broken, how, lambda c: simulate(c[3]), cases, "load counted at every half-unit time point")
+
+
+def opts_calendar(rng: random.Random) -> list:
+    out = [(k, c) for k in (1, 2, 3, 4, 5) for c in (False, True)]
+    rng.shuffle(out)
+    return out
+
+
+def fam_knapsack(rng: random.Random, i: int, opts: list) -> Problem:
+    m, fewest = opts[i]
+    copies = "at most once" if m == 1 else f"up to {m} times"
+    tie = "fewest" if fewest else "most"
+    spec = (f"Both take items, a list of (weight, value) pairs of positive integers, and a capacity; each item may be taken {copies}, and ties prefer the {tie} items. "
+            f"best_value(items, capacity) returns the largest total value whose total weight is at most capacity. "
+            f"best_counts(items, capacity) returns, for an optimal choice, the list of how many copies of each item it takes. "
+            f"Among optimal choices it picks the one with the {tie} items in total, and if that still ties, the lexicographically smallest list. "
+            f"Capacity 0 gives 0 and all-zero counts, an empty items list gives 0 and []. Both raise ValueError for a negative capacity.")
+    sign = "-" if fewest else ""
+    ref = (f"from functools import lru_cache\n\nMAX_COPIES = {m}\n\n\ndef _solve(items, capacity):\n    if capacity < 0:\n        raise ValueError('negative capacity')\n"
+           f"    items = tuple(tuple(it) for it in items)\n\n    @lru_cache(maxsize=None)\n    def best(k, room):\n        # key to maximise: (value, +-count, negated counts for the lexicographically smallest list)\n"
+           f"        if k == len(items):\n            return (0, 0, ())\n        w, v = items[k]\n        top = None\n"
+           f"        for c in range(MAX_COPIES + 1):\n            if c * w > room:\n                break\n            value, count, rest = best(k + 1, room - c * w)\n"
+           f"            cand = (value + c * v, count + {sign}c, (-c,) + rest)\n            if top is None or cand > top:\n                top = cand\n        return top\n\n"
+           f"    return best(0, capacity)\n\n\ndef best_value(items, capacity):\n    return _solve(items, capacity)[0]\n\n\n"
+           f"def best_counts(items, capacity):\n    return [-c for c in _solve(items, capacity)[2]]\n")
+    broken = ref.replace("            if c * w > room:\n                break\n", "            if c * w > room:\n                break\n            if c > 1:\n                break\n") if m > 1 else \
+        ref.replace(f"count + {sign}c", f"count + {'' if fewest else '-'}c")
+    how = "takes each item at most once" if m > 1 else f"prefers the {'most' if fewest else 'fewest'} items on a value tie"
+
+    def brute(items: list, capacity: int) -> Any:
+        if capacity < 0:
+            return Raises("ValueError")
+        best_key, best_counts_ = None, None
+        for counts in itertools.product(range(m + 1), repeat=len(items)):
+            weight = sum(c * w for c, (w, _) in zip(counts, items))
+            if weight > capacity:
+                continue
+            value = sum(c * v for c, (_, v) in zip(counts, items))
+            total = sum(counts)
+            key = (-value, total if fewest else -total, list(counts))
+            if best_key is None or key < best_key:
+                best_key, best_counts_ = key, list(counts)
+        return (-best_key[0], best_counts_)
+
+    def oracle(case: tuple) -> Any:
+        _, name, (items, capacity) = case
+        got = brute(items, capacity)
+        if isinstance(got, Raises):
+            return got
+        return got[0] if name == "best_value" else got[1]
+
+    def items_of(n: int) -> list:
+        return [(rng.randrange(1, 6), rng.randrange(1, 9)) for _ in range(n)]
+
+    fixed = [([], 10), ([(2, 3), (3, 4)], 0), ([(1, 1), (2, 2), (3, 3)], 6), ([(2, 2), (1, 1)], 5), ([(4, 5), (3, 4), (2, 3)], 9), ([(3, 5)], 12),
+             ([(2, 2), (1, 1), (1, 1)], 2), ([(3, 3), (1, 1), (2, 2)], 3)]
+    cases = [fn("best_value", [(2, 3)], -1), fn("best_counts", [(2, 3)], -4)]
+    for items, cap in fixed:
+        cases += [fn("best_value", items, cap), fn("best_counts", items, cap)]
+    for _ in range(4):
+        items, cap = items_of(rng.randrange(2, 5)), rng.randrange(4, 15)
+        cases += [fn("best_value", items, cap), fn("best_counts", items, cap)]
+    return Problem(["best_value", "best_counts"], "Write two Python functions, `best_value(items, capacity)` and `best_counts(items, capacity)`.",
+                   spec, ref, broken, how, oracle, cases, "brute force over every count vector")
+
+
+def opts_knapsack(rng: random.Random) -> list:
+    out = [(m, f) for m in (1, 2, 3, 4, 5) for f in (True, False)]
+    rng.shuffle(out)
+    return out
+
+
+def fam_editor(rng: random.Random, i: int, opts: list) -> Problem:
+    forward, depth = opts[i]
+    cls = "Editor"
+    delete_text = ("delete(n) removes up to n characters after the cursor (fewer at the end of the text); the cursor stays." if forward else
+                   "delete(n) removes up to n characters before the cursor (fewer at the start of the text) and moves the cursor back over them.")
+    undo_text = ("Every edit can be undone." if depth is None else
+                 f"Only the {depth} most recent edits can be undone; older ones are forgotten." if depth > 1 else "Only the most recent edit can be undone.")
+    spec = (f"implements a class {cls}() holding a text (initially empty) and a cursor (initially 0). insert(s) inserts s at the cursor and moves the cursor after it. "
+            f"{delete_text} move(k) moves the cursor k places, to the left when k is negative, stopping at either end. "
+            f"text() and cursor() report the state. undo() restores text and cursor to how they were before the latest edit not yet undone and returns True, or returns False when there is none. "
+            f"Edits are inserts and deletes that change the text; moves are not edits. {undo_text} delete raises ValueError for a negative n.")
+    keep = "None" if depth is None else str(depth)
+    if forward:
+        delete_code = ("        gone = self.buf[self.pos:self.pos + n]\n        if gone:\n            self._save()\n"
+                       "            self.buf = self.buf[:self.pos] + self.buf[self.pos + n:]\n")
+    else:
+        delete_code = ("        start = max(0, self.pos - n)\n        if start < self.pos:\n            self._save()\n"
+                       "            self.buf = self.buf[:start] + self.buf[self.pos:]\n            self.pos = start\n")
+    ref = (f"from collections import deque\n\n\nclass {cls}:\n    def __init__(self):\n        self.buf = ''\n        self.pos = 0\n        self.history = deque(maxlen={keep})\n\n"
+           f"    def _save(self):\n        self.history.append((self.buf, self.pos))\n\n"
+           f"    def insert(self, s):\n        if s:\n            self._save()\n            self.buf = self.buf[:self.pos] + s + self.buf[self.pos:]\n            self.pos += len(s)\n\n"
+           f"    def delete(self, n):\n        if n < 0:\n            raise ValueError('negative count')\n{delete_code}\n"
+           f"    def move(self, k):\n        self.pos = min(len(self.buf), max(0, self.pos + k))\n\n"
+           f"    def text(self):\n        return self.buf\n\n    def cursor(self):\n        return self.pos\n\n"
+           f"    def undo(self):\n        if not self.history:\n            return False\n        self.buf, self.pos = self.history.pop()\n        return True\n")
+    broken = ref.replace("        self.buf, self.pos = self.history.pop()\n", "        self.buf = self.history.pop()[0]\n        self.pos = min(self.pos, len(self.buf))\n")
+
+    def simulate(ops: tuple) -> list:
+        state = ["", 0]
+        snaps: list[tuple[str, int]] = []
+        out: list[Any] = []
+
+        def remember() -> None:
+            snaps.append((state[0], state[1]))
+            if depth is not None and len(snaps) > depth:
+                snaps.pop(0)
+
+        for method, args in ops:
+            text, pos = state
+            if method == "insert":
+                if args[0] != "":
+                    remember()
+                    state[:] = [text[:pos] + args[0] + text[pos:], pos + len(args[0])]
+                out.append(None)
+            elif method == "delete":
+                n = args[0]
+                if n < 0:
+                    out.append(Raises("ValueError"))
+                    continue
+                lo, hi = (pos, min(len(text), pos + n)) if forward else (max(0, pos - n), pos)
+                if hi > lo:
+                    remember()
+                    state[:] = [text[:lo] + text[hi:], lo if not forward else pos]
+                out.append(None)
+            elif method == "move":
+                target = pos + args[0]
+                state[1] = 0 if target < 0 else len(text) if target > len(text) else target
+                out.append(None)
+            elif method == "text":
+                out.append(text)
+            elif method == "cursor":
+                out.append(pos)
+            else:
+                if snaps:
+                    state[:] = list(snaps.pop())
+                    out.append(True)
+                else:
+                    out.append(False)
+        return out
+
+    words = ["cat", "sun", "blue ", "x", "", "hello", "42"]
+
+    def random_ops() -> list:
+        out = []
+        for _ in range(rng.randrange(14, 22)):
+            r = rng.random()
+            if r < 0.35:
+                out.append(("insert", (rng.choice(words),)))
+            elif r < 0.55:
+                out.append(("delete", (rng.randrange(0, 5),)))
+            elif r < 0.7:
+                out.append(("move", (rng.randrange(-6, 6),)))
+            elif r < 0.88:
+                out.append(("undo", ()))
+            else:
+                out.append((rng.choice(["text", "cursor"]), ()))
+        return out + [("text", ()), ("cursor", ())]
+
+    cases = [session(cls, (), [("undo", ()), ("text", ()), ("cursor", ()), ("delete", (3,)), ("undo", ()), ("move", (-2,)), ("cursor", ())]),
+             session(cls, (), [("insert", ("hello",)), ("move", (-2,)), ("delete", (2,)), ("text", ()), ("cursor", ()), ("delete", (-1,)), ("undo", ()),
+                               ("text", ()), ("cursor", ())]),
+             session(cls, (), [("insert", ("ab",)), ("insert", ("cd",)), ("insert", ("ef",)), ("insert", ("gh",)), ("insert", ("ij",)), ("insert", ("kl",)),
+                               ("undo", ()), ("undo", ()), ("undo", ()), ("undo", ()), ("text", ()), ("undo", ()), ("undo", ()), ("undo", ()), ("text", ())]),
+             session(cls, (), [("insert", ("abcdef",)), ("move", (-10,)), ("move", (3,)), ("delete", (10,)), ("text", ()), ("cursor", ()), ("insert", ("",)),
+                               ("undo", ()), ("text", ()), ("cursor", ())]),
+             session(cls, (), [("insert", ("abc",)), ("move", (-3,)), ("insert", ("xy",)), ("cursor", ()), ("undo", ()), ("cursor", ()), ("text", ())])]
+    cases += [session(cls, (), random_ops()) for _ in range(3)]
+    cases += [session(cls, (), random_ops()[-7:]) for _ in range(4)]
+    return Problem([cls], "Write Python code that", spec, ref, broken, how := "undo restores the text but not the cursor", lambda c: simulate(c[3]), cases,
+                   "snapshot-list simulation", void=frozenset({"insert", "delete", "move"}))
+
+
+def opts_editor(rng: random.Random) -> list:
+    out = [(f, d) for f in (False, True) for d in (1, 2, 3, 5, None)]
+    rng.shuffle(out)
+    return out
+
+
 # ==== driver ===================================================================================
 
 FAMILIES: list[tuple[str, str, Callable, Callable]] = [
@@ -1109,6 +2202,13 @@ FAMILIES: list[tuple[str, str, Callable, Callable]] = [
     ("medium", "lists", fam_longest_run, opts_longest_run), ("medium", "strings", fam_compress_ranges, opts_compress_ranges),
     ("medium", "dates", fam_business_days, opts_business_days), ("medium", "lists", fam_histogram, opts_histogram),
     ("medium", "parsing", fam_parse_config, opts_parse_config), ("medium", "lists", fam_spiral, opts_spiral),
+    ("hard", "dynamic_programming", fam_edit_distance, opts_edit_distance), ("hard", "parsing", fam_rpn, opts_rpn),
+    ("hard", "dynamic_programming", fam_coins, opts_coins), ("hard", "graphs", fam_grid_steps, opts_grid_steps),
+    ("hard", "classes", fam_cache, opts_cache), ("hard", "classes", fam_account, opts_account),
+    ("hard", "classes", fam_bounded_stack, opts_bounded_stack), ("hard", "parsing", fam_base_codec, opts_base_codec),
+    ("hard", "parsing", fam_precedence, opts_precedence), ("hard", "parsing", fam_csv, opts_csv),
+    ("hard", "classes", fam_calendar, opts_calendar), ("hard", "dynamic_programming", fam_knapsack, opts_knapsack),
+    ("hard", "classes", fam_editor, opts_editor),
 ]
 
 
@@ -1216,20 +2316,20 @@ def _inline(example: str) -> str:
 def render_prompt(problem: Problem, examples: list[str]) -> str:
     """The spec sentence by sentence, with a worked example inserted whenever the fixed text
     since the last one would pass MAX_FIXED characters, then more examples and the instruction."""
-    sentences = [x.strip() for x in re.split(r"(?<=[.:]) (?=[A-Z0-9'(])", problem.spec) if x.strip()]
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?]) +", problem.spec) if x.strip()]
     head = problem.head + " "
     parts: list[str] = []
     fixed = len(head)
     pending = list(examples)
-    assert len(head) + len(sentences[0]) < 200, (problem.entries, sentences[0])
+    assert head.endswith(". ") or len(head) + len(sentences[0]) < 200, (problem.entries, sentences[0])
     for k, sentence in enumerate(sentences):
         assert len(sentence) < 200, (problem.entries, sentence)
-        if k and pending and fixed + len(sentence) > MAX_FIXED:
+        if k and len(pending) > 1 and fixed + len(sentence) > MAX_FIXED:  # the last example stays for the block before the instruction
             parts.append(_inline(pending.pop(0)))
             fixed = 0
         parts.append(sentence)
         fixed += len(sentence) + 1
-    if not any(p.startswith("For example") for p in parts) and pending:
+    if not any(p.startswith("For example") for p in parts) and len(pending) > 1:
         parts.insert(1, _inline(pending.pop(0)))
     prompt = head + " ".join(parts)
     if pending:
@@ -1247,11 +2347,14 @@ def make_rows() -> list[dict]:
         refs = [p.reference for p in problems]
         assert len(set(refs)) == len(refs), family.__name__
         assert all(p.entries == problems[0].entries for p in problems), family.__name__
+        assert all(p.broken != p.reference for p in problems), family.__name__
         texts = [[example_text(c, expected_of(p, c), p.void) for c in p.cases[::-1]] for p in problems]
         counts = Counter(t for ts in texts for t in set(ts))
         for cases, p, ts in zip(distinguish(family.__name__, problems), problems, texts):
             # examples the other variants do not share first (unique-text rule), drawn cases before fixed edge cases
-            examples = [t for t in ts if counts[t] == 1] + [t for t in ts if counts[t] > 1]
+            examples = [t for t in ts if counts[t] == 1] or ts[:1]
+            if p.entries[0][0].isupper():  # a class: long specs need more worked sessions between sentences
+                p.n_examples = 5
             built.append((difficulty, category, family.__name__.removeprefix("fam_"), p, cases, examples[: p.n_examples + 3]))
     refs = [b[3].reference for b in built]
     assert len(set(refs)) == len(refs), "two rows share a reference text"
