@@ -75,6 +75,16 @@ DATASET_ID = "eval-code-v2"
 DATE = "2026-12-01"
 SEED = 5_600_202
 VARIANTS = 10
+# How the code_exec scorer reads a reply (atlas_assets/corpus/scorers.py registry, extraction "code").
+CODE_EXEC_EXTRACTION = {
+    "extraction": "code",
+    "steps": [
+        "drop everything inside <think>...</think> (nested and several blocks; a </think> before any <think> drops the text before it; "
+        "a block that never closes drops the rest of the text)",
+        "the program is the content of the fenced code blocks, joined by a blank line, when the reply has any (prose around them is dropped); "
+        "otherwise the whole text",
+    ],
+}
 LIMITS = {"cpu_seconds": 5, "memory_bytes": 512 * 2**20, "max_file_bytes": 8 * 2**20, "max_open_files": 64, "wall_seconds": 10}
 
 
@@ -2411,6 +2421,10 @@ def generate(out: Path) -> None:
             "limits": LIMITS,
         },
     )
+    # The card describes extraction per scorer, as the scorer registry does it (check.py compares the
+    # block with atlas_assets.corpus.cards.scoring_block); _lib.SCORING's legacy single pipeline is left out.
+    card["scoring"] = {k: v for k, v in _lib.SCORING.items() if k not in ("extraction", "extraction_skipped_for")}
+    card["scoring"]["extraction"] = {"code_exec": CODE_EXEC_EXTRACTION}
     _lib.write_card(out / "dataset.json", card)
     _lib.write_jsonl(out / _lib.ROWS_FILE, rows)
 
