@@ -2402,7 +2402,13 @@ def make_rows() -> list[dict]:
 def generate(out: Path) -> None:
     rows = make_rows()
     _lib.assert_unique_text((r["id"], r["prompt"]) for r in rows)
+    # The scoring block describes extraction per scorer as the scorer registry does it -- what
+    # atlas_assets.corpus.cards.scoring_block gives and check.py compares; written out here because
+    # the generator stays standard-library only (the registry needs pydantic).
+    scoring = {k: v for k, v in _lib.SCORING.items() if k not in ("extraction", "extraction_skipped_for")}
+    scoring["extraction"] = {"code_exec": CODE_EXEC_EXTRACTION}
     card = _lib.eval_dataset_json(
+        scoring=scoring,
         dataset_id=DATASET_ID,
         description=(
             "Python functions, multi-function tasks and stateful classes scored by code_exec (supersedes eval-code-v1): "
@@ -2421,10 +2427,6 @@ def generate(out: Path) -> None:
             "limits": LIMITS,
         },
     )
-    # The card describes extraction per scorer, as the scorer registry does it (check.py compares the
-    # block with atlas_assets.corpus.cards.scoring_block); _lib.SCORING's legacy single pipeline is left out.
-    card["scoring"] = {k: v for k, v in _lib.SCORING.items() if k not in ("extraction", "extraction_skipped_for")}
-    card["scoring"]["extraction"] = {"code_exec": CODE_EXEC_EXTRACTION}
     _lib.write_card(out / "dataset.json", card)
     _lib.write_jsonl(out / _lib.ROWS_FILE, rows)
 
