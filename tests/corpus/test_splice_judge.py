@@ -11,6 +11,7 @@ import pytest
 
 from atlas_assets.corpus.splice.detection import find_splices, judge_generation, module_lines
 from atlas_assets.corpus.splice.injection import inject_splice
+from atlas_assets.corpus.splice.tokens import without_prose
 
 ROWS_FILE = Path(__file__).resolve().parents[2] / "datasets" / "eval-longgen-integrity-v1" / "rows.jsonl"
 ROWS = [json.loads(line) for line in ROWS_FILE.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -109,3 +110,24 @@ def test_every_reference_output_is_clean_and_its_perturbation_is_not(row):
     damaged = inject_splice(meta["example_pass"], meta["context_identifiers"], random.Random(0))
     ok, why = judge_generation(damaged, meta["context_identifiers"], meta)
     assert not ok and why and "line " in why
+
+
+@pytest.mark.parametrize(
+    "preamble",
+    [
+        "Sure! Here is the complete module you asked for:",
+        "Certainly. Below is `src/slotReconciler.js`, which imports six of the project's exports:",
+        "Here is the module (about 180 lines, standard library only):",
+    ],
+)
+def test_the_prose_real_models_open_with_is_not_judged(preamble):
+    reply = preamble + "\n\n```javascript\n" + MODULE + "```\n"
+    assert without_prose(preamble) == ""
+    assert judge_generation(reply, CONTEXT, META) == (True, None)
+    damaged = inject_splice(MODULE, CONTEXT, random.Random(11))
+    assert judge_generation(preamble + "\n\n" + damaged, CONTEXT, META)[0] is False  # a weld is still found
+
+
+@pytest.mark.parametrize("line", ["  Alpha: alpha, beta, gamma", "Foo(a, b);", "const x = (a, b) => c;", "Label: for (;;) break Label;"])
+def test_code_lines_are_never_taken_for_prose(line):
+    assert without_prose(line) == line

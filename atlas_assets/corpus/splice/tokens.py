@@ -145,10 +145,13 @@ def _pairs(tokens: Sequence[Token]) -> dict[int, int]:
     return match
 
 
+_PROSE_WORD = r"(?:[\w'’-]+|`[^`\n]+`|\([\w'’ ,-]+\))"  # a plain word, an inline `code` span, a (plain aside)
 _PROSE_LINE_RE = re.compile(
-    r"""^[ \t]*(?:
-      \#{1,6}[ \t].*                                        # a markdown heading
-    | (?:[-*+][ \t]+|\d+[.)][ \t]+)?[A-Z][\w'’-]*(?:,?[ \t][\w'’-]+){2,}[.:!?]?   # a sentence or list item
+    rf"""^[ \t]*(?:
+      \#{{1,6}}[ \t].*                                        # a markdown heading
+    | (?:[-*+][ \t]+|\d+[.)][ \t]+)?                          # an optional list marker, then
+      (?:[A-Z][\w'’-]*(?:,?[ \t]{_PROSE_WORD})*[.:!?][ \t]+)*  # short sentences ("Sure!"), then
+      [A-Z][\w'’-]*(?:,?[ \t]{_PROSE_WORD}){{2,}}[.:!?]?       # a sentence of three or more words
     )[ \t]*$""",
     re.M | re.X,
 )
@@ -156,7 +159,10 @@ _PROSE_LINE_RE = re.compile(
 
 def without_prose(code: str) -> str:
     """`code` with the lines of natural language a model wrote around it blanked (a
-    preamble, a heading, a closing remark): a capitalised run of three or more plain words,
-    optionally a list item, ending in at most one . : ! or ?. No line of JavaScript has that
-    shape (adjacent words are a syntax error), so no code is lost; line numbers are kept."""
+    preamble, a heading, a closing remark): a capitalised run of three or more plain words
+    (inline `code` spans and a parenthesised aside of plain words count as words),
+    optionally a list item, optionally after short
+    sentences that each end in . : ! or ? ("Sure! Here is the module:"), ending in at most
+    one . : ! or ?. No line of JavaScript has that shape (adjacent words are a syntax
+    error), so no code is lost; line numbers are kept."""
     return _PROSE_LINE_RE.sub("", code)
