@@ -242,6 +242,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     workload = resolve_workload(args.workload, args.workloads)
     engine = resolve_engine(args.engine, None if is_url(args.engine) else load_engines(args.engines), args.model)
     run_dir = args.out or Path("runs") / _safe(engine.name) / workload.id
+    _say_sandbox_mode(workload, _datasets_root(args.datasets))
     progress = Progress()
     show = not args.no_progress and sys.stderr.isatty()
     label = f"{workload.id} @ {engine.name}"
@@ -260,6 +261,29 @@ def _cmd_run(args: argparse.Namespace) -> int:
               "run the same command again to resume", file=sys.stderr)
         return 130
     return 0
+
+
+def _say_sandbox_mode(workload: Any, datasets_root: Path) -> None:
+    """One line on stderr when the workload's rows run code and this machine's sandbox is
+    not fully isolated (every verdict and results.json record the mode too)."""
+    import warnings
+
+    from atlas_assets.corpus.cards import card_scorers
+    from atlas_assets.corpus.sandbox import sandbox_mode
+    from atlas_assets.corpus.scorers import SCORERS
+    from atlas_assets.evals.workloads import dataset_spec
+
+    if workload.kind != "eval":
+        return
+    spec = dataset_spec(workload, datasets_root)
+    if not any(SCORERS[name].runs_code for name in card_scorers(spec.card) if name in SCORERS):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mode = sandbox_mode()
+    if mode != "isolated":
+        print(f"warning: code_exec runs in the sandbox's {mode!r} mode on this machine: verdicts cannot be gamed, "
+              "but the program may read host files and reach the network (README: The code_exec sandbox)", file=sys.stderr)
 
 
 def _cmd_rescore(args: argparse.Namespace) -> int:

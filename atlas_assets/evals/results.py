@@ -25,7 +25,7 @@ gap between an interrupted session and its resumption.
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -133,7 +133,10 @@ def make_record(row_id: str, fingerprint: str, completion: Any, item: ItemScore 
 def score_dict(item: ItemScore | None) -> dict[str, Any] | None:
     if item is None:
         return None
-    return {"scorer": item.scorer, "correct": item.correct, "failed": item.failed, "extracted": item.extracted, "detail": item.detail}
+    out = {"scorer": item.scorer, "correct": item.correct, "failed": item.failed, "extracted": item.extracted, "detail": item.detail}
+    if item.sandbox is not None:
+        out["sandbox"] = item.sandbox  # code_exec: the sandbox mode the verdict was reached in
+    return out
 
 
 def output_of(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -254,7 +257,15 @@ def compute_scores(
         "by_difficulty": _breakdown((str(row.get("difficulty", "none")), s) for row, s in scores),
         "by_scorer": _breakdown((s["scorer"], s) for _, s in scores),
         "excluded": out,
+        "sandbox": _sandbox_modes(s for _, s in scores),
     }
+
+
+def _sandbox_modes(scores: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """How many verdicts each sandbox mode reached ("isolated", "contained"); None when no
+    row ran code. README "The code_exec sandbox" says what each mode guarantees."""
+    modes = Counter(s["sandbox"] for s in scores if s.get("sandbox"))
+    return {"modes": dict(sorted(modes.items())), "all_isolated": set(modes) == {"isolated"}} if modes else None
 
 
 # --------------------------------------------------------------------------- results.json
