@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import heapq
 import io
 import itertools
 import json
@@ -63,7 +62,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -2189,7 +2188,7 @@ def fam_editor(rng: random.Random, i: int, opts: list) -> Problem:
              session(cls, (), [("insert", ("abc",)), ("move", (-3,)), ("insert", ("xy",)), ("cursor", ()), ("undo", ()), ("cursor", ()), ("text", ())])]
     cases += [session(cls, (), random_ops()) for _ in range(3)]
     cases += [session(cls, (), random_ops()[-7:]) for _ in range(4)]
-    return Problem([cls], "Write Python code that", spec, ref, broken, how := "undo restores the text but not the cursor", lambda c: simulate(c[3]), cases,
+    return Problem([cls], "Write Python code that", spec, ref, broken, "undo restores the text but not the cursor", lambda c: simulate(c[3]), cases,
                    "snapshot-list simulation", void=frozenset({"insert", "delete", "move"}))
 
 
