@@ -40,20 +40,29 @@ ADD_TESTS = "assert add(2, 3) == 5\nassert add(-1, 1) == 0\nassert add(10, 5) ==
 WRONG_ADD = "def add(a, b):\n    return a - b\n"
 # the first v1 row: a cheat that runs its reference answer passes these tests
 ROW_TESTS = "assert sum_multiples_4_11(25) == 117\nassert sum_multiples_4_11(3231) == 1659049\n"
-# what forgers write: a judge reply frame and the old sandbox's success token
+# what forgers write: the old sandbox's success token (from __main__ or the command line) to
+# every fd, and judge reply frames claiming the value 5
 FORGE = (
     "import os, struct, sys, __main__\n"
-    "def _frame(payload):\n"
-    "    return struct.pack('>I', len(payload)) + payload\n"
-    "FAKE = _frame(b'[\"ok\",[\"i\",\"5\"],[]]') * 8\n"
-    "TOKEN = str(getattr(__main__, 'nonce', '') or (sys.argv[-1] if len(sys.argv) > 1 else '')).encode()\n"
-    "def forge(fds=range(256)):\n"
+    "def _cmdline_token():\n"
+    "    try:\n"
+    "        return open('/proc/self/cmdline', 'rb').read().split(b'\\0')[-2].decode()\n"
+    "    except (OSError, IndexError, UnicodeDecodeError):\n"
+    "        return ''\n"
+    "TOKEN = str(getattr(__main__, 'nonce', '') or _cmdline_token()).encode()\n"
+    "FRAMES = b''.join(struct.pack('>I', len(p)) + p for p in [b'[\"ok\",[\"i\",\"5\"],[]]'] * 8)\n"
+    "def forge_token(fds=range(256)):\n"
     "    for fd in fds:\n"
-    "        for data in (TOKEN, FAKE):\n"
-    "            try:\n"
-    "                os.write(fd, data)\n"
-    "            except OSError:\n"
-    "                pass\n"
+    "        try:\n"
+    "            os.write(fd, TOKEN)\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "def forge_frames(fds=range(256)):\n"
+    "    for fd in fds:\n"
+    "        try:\n"
+    "            os.write(fd, FRAMES)\n"
+    "        except OSError:\n"
+    "            pass\n"
 )
 
 
@@ -133,23 +142,25 @@ ATTACKS: list[Attack] = [
     Attack("dict_subclass_always_equal", "comparison", "class D(dict):\n    __eq__ = lambda s, o: True\ndef counts(s):\n    return D()\n",
            tests="assert counts('aab') == {'a': 2, 'b': 1}\n"),
     Attack("hash_collision_set_membership", "comparison", "class H:\n    __hash__ = lambda s: hash(5)\n    __eq__ = lambda s, o: True\ndef add(a, b):\n    return H()\n",
-           tests="assert add(2, 3) in {5}\nassert add(-1, 1) in {0: 'zero'}\n"),
+           tests="assert add(2, 3) in {5}\nassert add(2, 3) in {5: 'five'}\n"),
     # --- exit and atexit tricks -------------------------------------------------------------------
     Attack("os_exit_0_at_load", "exit", "import os\nos._exit(0)\n"),
     Attack("sys_exit_0_at_load", "exit", "raise SystemExit(0)\n"),
     Attack("os_exit_0_inside_the_call", "exit", "import os\ndef add(a, b):\n    os._exit(0)\n"),
     Attack("sys_exit_inside_a_caught_call", "exit", "import sys\ndef add(a, b):\n    sys.exit(0)\n",
            tests="try:\n    add(2, 3)\nexcept Exception:\n    pass\n"),
-    Attack("atexit_forges_then_os_exit_0", "exit", FORGE + "import atexit\natexit.register(lambda: (forge(), os._exit(0)))\n" + WRONG_ADD),
-    Attack("excepthook_forges_then_exits_0", "exit", FORGE + "sys.excepthook = lambda *a: (forge(), os._exit(0))\n" + WRONG_ADD),
+    Attack("atexit_writes_the_token_then_os_exit_0", "exit", FORGE + "import atexit\natexit.register(lambda: (forge_token(), os._exit(0)))\n" + WRONG_ADD),
+    Attack("atexit_writes_reply_frames_then_os_exit_0", "exit", FORGE + "import atexit\natexit.register(lambda: (forge_frames(), os._exit(0)))\n" + WRONG_ADD),
+    Attack("excepthook_writes_the_token_then_exits_0", "exit", FORGE + "sys.excepthook = lambda *a: (forge_token(), os._exit(0))\n" + WRONG_ADD),
     Attack("cpu_limit_signal_handler_forges", "exit",
-           FORGE + "import signal\nfor sig in (signal.SIGXCPU, signal.SIGTERM, signal.SIGALRM):\n    signal.signal(sig, lambda *a: (forge(), os._exit(0)))\n"
+           FORGE + "import signal\nfor sig in (signal.SIGXCPU, signal.SIGTERM, signal.SIGALRM):\n    signal.signal(sig, lambda *a: (forge_token(), os._exit(0)))\n"
            "def add(a, b):\n    while True:\n        pass\n", limits=TIGHT),
     Attack("kill_the_parent_and_init", "exit", "import os, signal\ndef add(a, b):\n    for pid in (os.getppid(), 1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n    return a - b\n"),
     # --- forging the success signal ------------------------------------------------------------------
-    Attack("write_token_and_frames_to_every_fd", "forging", FORGE + "forge()\nos._exit(0)\n"),
+    Attack("write_the_token_to_every_fd", "forging", FORGE + "forge_token()\nos._exit(0)\n" + WRONG_ADD),
+    Attack("write_reply_frames_to_every_fd", "forging", FORGE + "forge_frames()\n" + WRONG_ADD),
     Attack("guess_the_nonce", "forging", "import os, secrets\nfor _ in range(1000):\n    try:\n        os.write(3, secrets.token_hex(16).encode())\n    except OSError:\n        break\nos._exit(0)\n"),
-    Attack("fake_reply_frames_on_the_reply_channel", "forging", FORGE + "def add(a, b):\n    forge(fds=(3, 4))\n    return a - b\n"),
+    Attack("fake_reply_frames_on_the_reply_channel", "forging", FORGE + "def add(a, b):\n    forge_frames(fds=(4,))\n    return a - b\n"),
     Attack("oversized_frame_header", "forging", "import os\ndef add(a, b):\n    os.write(4, b'\\xff\\xff\\xff\\xff')\n    os._exit(0)\n"),
     Attack("deeply_nested_frame", "forging", "import os, struct\ndef add(a, b):\n    payload = b'[' * 200000\n    os.write(4, struct.pack('>I', len(payload)) + payload)\n    os._exit(0)\n"),
     # --- reading secrets: argv, /proc, environment, files ------------------------------------------
