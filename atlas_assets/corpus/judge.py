@@ -263,10 +263,11 @@ class Judge:
         encoded = [self.encode(a) for a in args]
         encoded_kw = [[str(k), self.encode(v)] for k, v in kwargs.items()]
         result, back = self._request(["call", hid, encoded, encoded_kw])
-        if not isinstance(back, list):
-            raise self.fatal(SandboxLost("malformed call reply"))
         for where, value in back:
-            target = args[where] if isinstance(where, int) and 0 <= where < len(args) else kwargs.get(where)
+            if type(where) is int and 0 <= where < len(args):
+                target = args[where]
+            else:
+                target = kwargs.get(where) if type(where) is str else None
             if type(target) in _MUTABLE:
                 _assign(target, value)
         return result
