@@ -130,10 +130,14 @@ def _mode(report: dict[str, str]) -> str:
 
 
 def _kill_uid(uid: int) -> None:
-    """Kill every process still running as the throw-away uid (the no-namespace fallback)."""
+    """Kill every process still running as the throw-away uid (the no-namespace fallback).
+    kill(1), not Python: the uid may not be able to reach the interpreter (under /root)."""
+    killer = shutil.which("kill", path="/usr/bin:/bin")
+    if killer is None:
+        return
     try:
         subprocess.run(
-            [sys.executable, "-I", "-S", "-c", "import os, signal\ntry:\n os.kill(-1, signal.SIGKILL)\nexcept OSError:\n pass"],
+            [killer, "-KILL", "-1"],
             user=uid, group=uid, extra_groups=[], env={}, timeout=5, check=False,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )

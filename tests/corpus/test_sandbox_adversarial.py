@@ -233,8 +233,8 @@ def _processes_of(result) -> list[str]:
     if not uid.isdigit():
         return []
     for _ in range(30):
-        out = subprocess.run(["ps", "-eo", "uid=,pid=,args="], capture_output=True, text=True).stdout
-        alive = [line for line in out.splitlines() if line.split() and line.split()[0] == uid]
+        out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,args="], capture_output=True, text=True).stdout
+        alive = [line for line in out.splitlines() if line.split()[:1] == [uid] and not line.split()[1].startswith("Z")]
         if not alive:
             return []
         time.sleep(0.1)
