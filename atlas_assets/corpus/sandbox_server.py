@@ -142,8 +142,9 @@ def _enter_namespaces(cfg, report) -> bool:
     return True
 
 
-def _build_root(cfg, drop) -> None:
-    """Mount the new root and pivot into it; raises OSError when any step fails."""
+def _build_root(cfg, drop) -> str:
+    """Mount the new root and pivot into it; returns the scratch directory (/tmp unless the
+    runtime itself lives under /tmp). Raises OSError when any step fails."""
     new = cfg["root"]
     _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
     _mount("tmpfs", new, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755")
@@ -158,9 +159,10 @@ def _build_root(cfg, drop) -> None:
     for link, dest in cfg["links"]:
         os.makedirs(os.path.dirname(new + link), mode=0o755, exist_ok=True)
         os.symlink(dest, new + link)
-    os.makedirs(new + "/tmp", mode=0o755)
+    scratch = "/scratch" if any(source == "/tmp" or source.startswith("/tmp/") for source in cfg["binds"]) else "/tmp"
+    os.makedirs(new + scratch, mode=0o755)
     opts = f"size={cfg['scratch_bytes']},mode=0700" + (f",uid={drop},gid={drop}" if drop is not None else "")
-    _mount("tmpfs", new + "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, opts)
+    _mount("tmpfs", new + scratch, "tmpfs", _MS_NOSUID | _MS_NODEV, opts)
     os.chdir(new)
     if _libc.syscall(_SYS_PIVOT_ROOT[os.uname().machine], b".", b".") != 0:
         raise OSError(ctypes.get_errno(), f"pivot_root: {os.strerror(ctypes.get_errno())}")
@@ -171,6 +173,7 @@ def _build_root(cfg, drop) -> None:
     visible = [path for path in cfg["hidden"] if os.path.lexists(path)]
     if visible:
         raise OSError(0, f"still visible after pivot_root: {visible}")
+    return scratch
 
 
 def _drop_capabilities() -> None:
@@ -269,14 +272,13 @@ def _init(cfg, report, ns, req, rep) -> None:
     scratch = cfg["scratch"]
     if ns:
         try:
-            _build_root(cfg, drop)
-            report["filesystem"] = "new root: read-only Python runtime and system libraries, scratch tmpfs at /tmp"
-            scratch = "/tmp"
+            scratch = _build_root(cfg, drop)
+            report["filesystem"] = f"new root: read-only Python runtime and system libraries, scratch tmpfs at {scratch}"
         except OSError as exc:
             report["filesystem"] = f"NOT isolated: {exc.strerror or exc}"
     else:
         report["filesystem"] = "NOT isolated: host filesystem, scratch working directory"
-    if scratch != "/tmp" and drop is not None:
+    if scratch == cfg["scratch"] and drop is not None:
         os.chown(scratch, drop, drop)
     report["network"] = "empty network namespace" if ns else "NOT isolated (host network)"
     report["pid_namespace"] = "yes" if ns else "no"
