@@ -21,6 +21,10 @@ stay here: the candidate gets a handle it can only call or iterate, and those ca
 this side with the arguments decoded as above. Top-level list/dict/set arguments are copied
 back in place after a call, so tests of in-place functions work.
 
+Free names are fetched once, after the program loaded: a module-level plain value of the
+program is a snapshot, functions, classes and other objects are live handles. Builtins
+always come from the judge (a program cannot shadow ``len`` or ``isinstance`` for the tests).
+
 The verdict is the judge's alone: passed iff every test statement ran without exception
 and no fatal event (sandbox death, deadline, protocol violation, opaque comparison)
 happened. Deadlines: each request waits at most ``call_seconds`` and all of them together

@@ -19,8 +19,8 @@ Two sides, and the tests never cross to the untrusted one:
 * ``"isolated"`` -- Linux namespaces (net, mount, PID, IPC, UTS; user when not root): the
   candidate sees a new root holding only read-only binds of the Python runtime
   (``sys.base_prefix``), /usr/lib(64) with the /lib links and /etc/ld.so.cache, plus a
-  size-limited scratch tmpfs at /tmp; the project checkout and the corpus were verified
-  absent; no /proc, no /dev. An empty network namespace plus a seccomp filter make
+  size-limited scratch tmpfs at /tmp (/scratch when the runtime lives under /tmp); the
+  project checkout and the corpus were verified absent; no /proc, no /dev. An empty network namespace plus a seccomp filter make
   socket(), socketpair() and io_uring_setup() fail with EPERM (no TCP, UDP, IPv6, Unix
   socket of any kind). It runs as a throw-away uid (or with every capability dropped in
   the user namespace) under ``PR_SET_NO_NEW_PRIVS``; when it ends, the PID namespace ends
