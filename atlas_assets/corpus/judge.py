@@ -97,18 +97,22 @@ def free_names(tests: str) -> list[str]:
 
 class Channel:
     """Length-prefixed frames over two pipes, every read and write under a deadline: marshal
-    to the sandbox (our own data), strict JSON from it (never unmarshal untrusted bytes)."""
+    to the sandbox (our own data), strict JSON from it (never unmarshal untrusted bytes).
+    poll(), not select(): a busy harness may hold fds past FD_SETSIZE."""
 
     def __init__(self, write_fd: int, read_fd: int) -> None:
         self.write_fd, self.read_fd = write_fd, read_fd
         os.set_blocking(write_fd, False)
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.writable, self.readable = select.poll(), select.poll()
+        self.writable.register(write_fd, select.POLLOUT)
+        self.readable.register(read_fd, select.POLLIN)
 
     def send(self, message: Any, deadline: float) -> None:
         data = marshal.dumps(message)
         view = memoryview(struct.pack(">I", len(data)) + data)
         while view:
-            if not select.select([], [self.write_fd], [], self._left(deadline))[1]:
+            if not self.writable.poll(self._left_ms(deadline)):
                 raise SandboxLost("deadline: the sandbox stopped reading")
             try:
                 view = view[os.write(self.write_fd, view):]
@@ -124,12 +128,13 @@ class Channel:
                 if length > MAX_FRAME:
                     raise SandboxLost("reply frame over the size limit")
                 if len(self.buffer) >= 4 + length:
-                    frame, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
+                    frame = bytes(self.buffer[4:4 + length])
+                    del self.buffer[:4 + length]
                     try:
                         return json.loads(frame)
                     except (ValueError, RecursionError):
                         raise SandboxLost("malformed reply frame") from None
-            if not select.select([self.read_fd], [], [], self._left(deadline))[0]:
+            if not self.readable.poll(self._left_ms(deadline)):
                 raise SandboxLost("deadline")
             chunk = os.read(self.read_fd, 1 << 20)
             if not chunk:
@@ -137,11 +142,11 @@ class Channel:
             self.buffer += chunk
 
     @staticmethod
-    def _left(deadline: float) -> float:
+    def _left_ms(deadline: float) -> int:
         left = deadline - time.monotonic()
         if left <= 0:
             raise SandboxLost("deadline")
-        return left
+        return max(1, int(left * 1000))
 
 
 class CandidateObject:
