@@ -16,7 +16,9 @@ dict or set subclass) is re-fetched after every request so it is never stale.
 
 Candidate exceptions come back by the nearest builtin exception class in their MRO and
 message; the judge raises that builtin class (any ``Exception`` subclass of ``builtins``),
-else `CandidateError`; a non-``Exception`` (SystemExit, a BaseException subclass) is fatal. Judge objects the tests pass in (lambdas, key functions, iterators)
+else `CandidateError`; a non-``Exception`` (SystemExit, a BaseException subclass) is fatal,
+and so is StopIteration from anything but ``next()`` (it would silently end a test's
+``all(map(...))``). Judge objects the tests pass in (lambdas, key functions, iterators)
 stay here: the candidate gets a handle it can only call or iterate, and those calls run on
 this side with the arguments decoded as above. Top-level list/dict/set arguments are copied
 back in place after a call, so tests of in-place functions work.
@@ -297,6 +299,9 @@ class Judge:
                     if reply[1] not in _BUILTIN_EXCEPTIONS and hasattr(builtins, reply[1]):
                         # SystemExit, KeyboardInterrupt, GeneratorExit, BaseException: never catchable
                         raise self.fatal(SandboxLost(f"the candidate raised a {reply[1]}: {reply[2][:200]}"))
+                    if reply[1] in ("StopIteration", "StopAsyncIteration") and message[0] != "next":
+                        # outside next() it would end the tests' map()/all() loops early
+                        raise self.fatal(SandboxLost(f"the candidate raised {reply[1]} outside next()"))
                     raise _candidate_exception(reply[1], reply[2])
                 if kind == "ok" and len(reply) in (2, 3):
                     return self._decode_ok(message[0], reply)

@@ -155,6 +155,8 @@ ATTACKS: list[Attack] = [
     Attack("cpu_limit_signal_handler_forges", "exit",
            FORGE + "import signal\nfor sig in (signal.SIGXCPU, signal.SIGTERM, signal.SIGALRM):\n    signal.signal(sig, lambda *a: (forge_token(), os._exit(0)))\n"
            "def add(a, b):\n    while True:\n        pass\n", limits=TIGHT),
+    Attack("stop_iteration_ends_the_tests_loop_early", "exit", "def add(a, b):\n    raise StopIteration\n",
+           tests="assert all(map(lambda case: add(*case[0]) == case[1], [((2, 3), 5), ((-1, 1), 0)]))\n"),
     Attack("kill_the_parent_and_init", "exit", "import os, signal\ndef add(a, b):\n    for pid in (os.getppid(), 1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n    return a - b\n"),
     # --- forging the success signal ------------------------------------------------------------------
     Attack("write_the_token_to_every_fd", "forging", FORGE + "forge_token()\nos._exit(0)\n" + WRONG_ADD),
