@@ -15,7 +15,7 @@ own ``==`` -- with unknown attributes forwarded to the original; a mutable one (
 dict or set subclass) is re-fetched after every request so it is never stale.
 
 Candidate exceptions come back by the nearest builtin exception class in their MRO and
-message; the judge raises that builtin class (any ``Exception`` subclass of ``builtins``),
+their args; the judge raises that builtin class (any ``Exception`` subclass of ``builtins``),
 else `CandidateError`; a non-``Exception`` (SystemExit, a BaseException subclass) is fatal,
 and so is StopIteration from anything but ``next()`` (it would silently end a test's
 ``all(map(...))``). Judge objects the tests pass in (lambdas, key functions, iterators)
@@ -295,14 +295,14 @@ class Judge:
                 if kind in ("jcall", "jiter", "jnext"):
                     self._serve_callback(reply)
                     continue
-                if kind == "err" and len(reply) == 3 and all(isinstance(x, str) for x in reply[1:]):
+                if kind == "err" and len(reply) == 4 and isinstance(reply[1], str) and isinstance(reply[2], str):
                     if reply[1] not in _BUILTIN_EXCEPTIONS and hasattr(builtins, reply[1]):
                         # SystemExit, KeyboardInterrupt, GeneratorExit, BaseException: never catchable
                         raise self.fatal(SandboxLost(f"the candidate raised a {reply[1]}: {reply[2][:200]}"))
                     if reply[1] in ("StopIteration", "StopAsyncIteration") and message[0] != "next":
                         # outside next() it would end the tests' map()/all() loops early
                         raise self.fatal(SandboxLost(f"the candidate raised {reply[1]} outside next()"))
-                    raise _candidate_exception(reply[1], reply[2])
+                    raise self._candidate_exception(reply[1], reply[2], reply[3])
                 if kind == "ok" and len(reply) in (2, 3):
                     return self._decode_ok(message[0], reply)
                 raise self.fatal(SandboxLost(f"unexpected reply {str(kind)[:40]!r}"))
@@ -310,6 +310,18 @@ class Judge:
             self.depth -= 1
             if self.depth == 0 and self.mutables and not self.fatal_reason and message[0] != "value":
                 self._refresh()
+
+    def _candidate_exception(self, name: str, message: str, raw_args: Any) -> BaseException:
+        """The builtin exception `name` with the candidate's args (so ``str(exc)`` matches),
+        else `CandidateError` with the message."""
+        cls = _BUILTIN_EXCEPTIONS.get(name)
+        if cls is not None:
+            try:
+                args = self.decode(raw_args)
+                return cls(*args) if type(args) is tuple else cls(message)
+            except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # malformed, or a constructor wanting more
+                pass
+        return CandidateError(message)
 
     def _decode_ok(self, op: str, reply: list) -> tuple[Any, Any]:
         try:
@@ -444,16 +456,6 @@ class Judge:
         if tag == "j" and len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(self.judge_objects) and not key:
             return self.judge_objects[rest[0]]
         raise ValueError(f"malformed value (tag {tag[:8]!r})")
-
-
-def _candidate_exception(name: str, message: str) -> BaseException:
-    cls = _BUILTIN_EXCEPTIONS.get(name)
-    if cls is not None:
-        try:
-            return cls(message)
-        except TypeError:  # exception classes whose constructor wants more than a message
-            pass
-    return CandidateError(message)
 
 
 def _describe(exc: BaseException, tests: str) -> str:

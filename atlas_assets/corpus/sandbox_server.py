@@ -420,14 +420,17 @@ class Server:
         items = [self.dec(e) for e in v[1]]
         return {"l": list, "t": tuple, "S": set, "F": frozenset}[tag](items)
 
-    @staticmethod
-    def error(exc: BaseException) -> list:
+    def error(self, exc: BaseException) -> list:
         builtin = next((c for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c), BaseException)
         try:
             message = f"{type(exc).__name__}: {exc}"[:2000]
         except BaseException:
             message = type(exc).__name__
-        return ["err", builtin.__name__, message]
+        try:
+            args = self.enc(tuple(exc.args))  # so str(exc) reads the same on the judge's side
+        except BaseException:
+            args = ["t", []]
+        return ["err", builtin.__name__, message, args]
 
     def ask_judge(self, message: list):
         send(REP_FD, message)

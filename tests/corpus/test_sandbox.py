@@ -209,11 +209,11 @@ PROTOCOL_CASES = {
     ),
     "expected_exception": (
         "def root(x):\n    if x < 0:\n        raise ValueError('negative')\n    return x ** 0.5\n",
-        "try:\n    root(-1)\nexcept ValueError as exc:\n    assert 'negative' in str(exc)\nelse:\n    raise AssertionError('no error')\nassert root(4) == 2.0\n",
+        "try:\n    root(-1)\nexcept ValueError as exc:\n    assert str(exc) == 'negative' and exc.args == ('negative',)\nelse:\n    raise AssertionError('no error')\nassert root(4) == 2.0\n",
     ),
     "custom_exception_subclass_maps_to_its_builtin_base": (
         "class BadInput(KeyError):\n    pass\ndef f(k):\n    raise BadInput(k)\n",
-        "try:\n    f('x')\nexcept KeyError:\n    pass\nelse:\n    raise AssertionError\n",
+        "try:\n    f('x')\nexcept KeyError as exc:\n    assert str(exc) == \"'x'\"\nelse:\n    raise AssertionError\n",
     ),
     "generator": (
         "def count_up(n):\n    i = 0\n    while i < n:\n        yield i\n        i += 1\n",
