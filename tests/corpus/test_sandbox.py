@@ -271,3 +271,36 @@ def test_candidate_exceptions_fail_the_tests_with_a_reason():
 def test_a_name_the_program_does_not_define_is_a_name_error():
     result = run_python("def g():\n    return 1\n", "assert f() == 1", SHORT)
     assert not result.passed and "NameError" in result.failure
+
+
+def test_a_visible_project_falls_back_to_the_contained_mode(monkeypatch):
+    import atlas_assets.corpus.sandbox as sandbox
+
+    runtime = os.path.realpath(sys.base_prefix)
+    monkeypatch.setattr(sandbox, "_hidden_paths", lambda: [os.path.join(runtime, "lib")])
+    result = run_python("def f():\n    return 1\n", "assert f() == 1", SHORT)
+    assert result.passed and result.mode == "contained"
+    assert "would be visible" in result.isolation["filesystem"]
+
+
+@pytest.mark.parametrize("raw", [
+    1, 1.5, "s", {"a": 1}, [], ["?"], ["i", "0x1"], ["i", 5], ["f", "1" * 100], ["b", "***"],
+    ["d", [[["l", []], None]]], ["S", [["l", []]]], ["p", 1, None], ["h", "1"], ["j", 0], ["d", [[None]]],
+    ["l", "not a list"], ["t"], ["s", "x", "y"], ["c", "1"], ["F", [["d", []]]],
+], ids=repr)
+def test_the_judge_rejects_malformed_values(raw):
+    from atlas_assets.corpus.judge import Judge
+
+    judge = Judge(None, call_seconds=1, total_seconds=1)  # decoding never touches the channel
+    with pytest.raises((ValueError, TypeError, KeyError)):
+        judge.decode(raw)
+
+
+def test_the_judge_rejects_values_nested_too_deeply():
+    from atlas_assets.corpus.judge import Judge
+
+    deep: list = ["l", []]
+    for _ in range(150):
+        deep = ["l", [deep]]
+    with pytest.raises(ValueError):
+        Judge(None, call_seconds=1, total_seconds=1).decode(deep)
