@@ -747,7 +747,10 @@ def validate_corpus(
         scorers = None
         report.problems.append(Problem("corpus", None, "scorer", str(error)))
     rules = None
-    needs_rules = any(s.id == "eval-instruction-v1" or "instruction" in (s.card.get("scorers") or []) for s in specs)
+    needs_rules = any(
+        s.id == "eval-instruction-v1" or any(getattr((scorers or {}).get(n), "needs_rules", False) for n in s.card.get("scorers") or [])
+        for s in specs
+    )
     if needs_rules or not only:
         try:
             rules = load_rules(root)

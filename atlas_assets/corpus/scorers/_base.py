@@ -12,8 +12,9 @@ caller branches on a scorer's name:
 * ``fence_language``, ``answer_line`` and ``max_tokens``: how a reply to it is dressed and
   how long a request for it may run (the simulator and workload drafts);
 * ``row_fields``: the row fields only this scorer's rows carry (``choices``, ``tests``);
-* ``runs_code`` (scoring is expensive: the runner scores it off the event loop) and
-  ``reads_tool_calls`` (it judges tool calls, not text).
+* ``runs_code`` (scoring is expensive: the runner scores it off the event loop),
+  ``reads_tool_calls`` (it judges tool calls, not text) and ``needs_rules`` (its row check
+  needs the corpus's instruction rules, `RowContext.rules`).
 
 `register` adds an instance to `SCORERS`; each scorer lives in its own module of this
 package, and the package imports every module in it, so adding a scorer is one new module.
@@ -132,6 +133,7 @@ class Scorer:
     row_fields: ClassVar[frozenset[str]] = frozenset()
     runs_code: ClassVar[bool] = False
     reads_tool_calls: ClassVar[bool] = False
+    needs_rules: ClassVar[bool] = False
 
     def check_row(self, row: Mapping[str, Any], context: RowContext) -> Iterator[Problem]:
         return iter(())

@@ -43,6 +43,7 @@ class Instruction(Scorer):
     name = "instruction"
     extraction = EXTRACTIONS["raw"]
     max_tokens = 1536
+    needs_rules = True
 
     def check_row(self, row: Mapping[str, Any], context: RowContext) -> Iterator[Problem]:
         answer = row.get("answer")
