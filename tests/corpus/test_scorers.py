@@ -211,3 +211,17 @@ def test_an_engine_that_returns_nothing_scores_zero_on_longgen_integrity():
         assert not any(v.correct for v in verdicts), reply
         assert all(v.detail and v.detail.startswith(reason) for v in verdicts), (reply, verdicts[0].detail)
     assert all(score(row, row["meta"]["example_pass"]).correct for row in rows)
+
+
+def test_each_scorer_module_registers_one_complete_scorer():
+    import pkgutil
+
+    from atlas_assets.corpus.scorers import Scorer
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(scorers.__path__) if not m.name.startswith("_"))
+    owners = sorted(type(s).__module__.rsplit(".", 1)[1] for s in SCORERS.values())
+    assert owners == modules  # one module, one scorer: a new scorer is one new module
+    for name, scorer in SCORERS.items():
+        assert scorer.name == name
+        for method in ("judge", "reference", "perturb"):
+            assert getattr(type(scorer), method) is not getattr(Scorer, method), (name, method)
