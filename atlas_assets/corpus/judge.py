@@ -4,8 +4,9 @@ The candidate program lives alone in the sandboxed process (sandbox_server.py). 
 never enter it: the judge executes them here, in a fresh namespace whose free names (loaded
 by the tests, not bound by them, not builtins) are fetched from the sandbox. What crosses
 back is decoded strictly into plain values -- None, bool, int, float, complex, str, bytes,
-list, tuple, dict, set, frozenset -- with frame-size and depth limits. Anything else is an
-opaque `CandidateObject`: attribute access, attribute assignment, calls, iteration,
+list, tuple, dict, set, frozenset -- with frame-size, depth and node limits, and no set or
+dict whose keys flood one hash (decoding runs here, outside every deadline). Anything else
+is an opaque `CandidateObject`: attribute access, attribute assignment, calls, iteration,
 ``len``, indexing and ``in`` are forwarded and their results decoded the same way, but
 ``==``/``!=``/ordering, ``bool()`` and ``hash()`` raise `OpaqueObjectError` (a
 BaseException, and it fails the item even if a test swallows it): the judge never asks a
@@ -45,6 +46,7 @@ import re
 import select
 import struct
 import time
+from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel
@@ -58,6 +60,7 @@ _BUILTIN_EXCEPTIONS = {
 }
 _HEX = re.compile(r"-?[0-9a-f]{1,2000000}")
 _MAX_NODES = 2_000_000
+_MAX_SAME_HASH = 64
 
 
 class SandboxLost(BaseException):
@@ -436,14 +439,17 @@ class Judge:
                 raise ValueError("a list cannot be a key")
             inner_key = key or tag in ("S", "F")
             items = [self._decode(e, depth + 1, counter, inner_key) for e in rest[0]]
+            if tag in ("S", "F"):
+                _refuse_hash_flooding(items)
             return {"l": list, "t": tuple, "S": set, "F": frozenset}[tag](items)
         if tag == "d" and len(rest) == 1 and isinstance(rest[0], list) and not key:
-            out = {}
+            pairs = []
             for pair in rest[0]:
                 if not isinstance(pair, list) or len(pair) != 2:
                     raise ValueError("malformed dict item")
-                out[self._decode(pair[0], depth + 1, counter, True)] = self._decode(pair[1], depth + 1, counter, False)
-            return out
+                pairs.append((self._decode(pair[0], depth + 1, counter, True), self._decode(pair[1], depth + 1, counter, False)))
+            _refuse_hash_flooding([k for k, _ in pairs])
+            return dict(pairs)
         if tag == "h" and len(rest) == 1 and type(rest[0]) is int and not key:
             return CandidateObject(self, rest[0])
         if tag == "p" and len(rest) == 2 and type(rest[0]) is int and not key:
@@ -456,6 +462,13 @@ class Judge:
         if tag == "j" and len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(self.judge_objects) and not key:
             return self.judge_objects[rest[0]]
         raise ValueError(f"malformed value (tag {tag[:8]!r})")
+
+
+def _refuse_hash_flooding(keys: list[Any]) -> None:
+    """int and tuple hashes are predictable: many keys with one hash would make building
+    the set or dict quadratic, in the judge, outside every deadline."""
+    if len(keys) > _MAX_SAME_HASH and Counter(map(hash, keys)).most_common(1)[0][1] > _MAX_SAME_HASH:
+        raise ValueError("too many keys with the same hash")
 
 
 def _describe(exc: BaseException, tests: str) -> str:

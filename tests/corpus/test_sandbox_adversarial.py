@@ -164,6 +164,11 @@ ATTACKS: list[Attack] = [
     Attack("guess_the_nonce", "forging", "import os, secrets\nfor _ in range(1000):\n    try:\n        os.write(3, secrets.token_hex(16).encode())\n    except OSError:\n        break\nos._exit(0)\n"),
     Attack("fake_reply_frames_on_the_reply_channel", "forging", FORGE + "def add(a, b):\n    forge_frames(fds=(4,))\n    return a - b\n"),
     Attack("oversized_frame_header", "forging", "import os\ndef add(a, b):\n    os.write(4, b'\\xff\\xff\\xff\\xff')\n    os._exit(0)\n"),
+    Attack("hash_flooding_reply_frame", "forging",  # 100k ints with one hash: minutes of judge CPU if decoded naively
+           "import os, struct, time\ndef add(a, b):\n"
+           "    items = ','.join('[\"i\",\"%x\"]' % (k * (2 ** 61 - 1)) for k in range(100000))\n"
+           "    payload = ('[\"ok\",[\"S\",[' + items + ']],[]]').encode()\n"
+           "    os.write(4, struct.pack('>I', len(payload)) + payload)\n    time.sleep(30)\n"),
     Attack("deeply_nested_frame", "forging", "import os, struct\ndef add(a, b):\n    payload = b'[' * 200000\n    os.write(4, struct.pack('>I', len(payload)) + payload)\n    os._exit(0)\n"),
     # --- reading secrets: argv, /proc, environment, files ------------------------------------------
     Attack("lookup_table_from_argv_proc_environ_and_files", "secrets",
