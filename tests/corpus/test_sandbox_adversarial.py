@@ -261,13 +261,21 @@ def test_the_suite_covers_every_class():
     assert {a.kind for a in ATTACKS} == {"tampering", "comparison", "exit", "forging", "secrets", "filesystem", "sockets", "processes"}
 
 
-@pytest.mark.parametrize("mode", ["isolated", "contained"])
-@pytest.mark.parametrize("attack", INTEGRITY, ids=[f"{a.kind}-{a.name}" for a in INTEGRITY])
+# Every verdict attack in both modes, but for reading the corpus's own answer: the contained
+# mode does not hide the host's files (README, "The code_exec sandbox"), so that one is an
+# isolated-mode guarantee only.
+VERDICT_CASES = [
+    pytest.param(a, mode, id=f"{a.kind}-{a.name}-{mode}")
+    for a in INTEGRITY
+    for mode in ("isolated", "contained")
+    if not (mode == "contained" and a.name == "run_the_corpus_reference_answer")
+]
+
+
+@pytest.mark.parametrize("attack, mode", VERDICT_CASES)
 def test_a_wrong_solution_never_scores_correct(attack, mode, host, monkeypatch):
     if mode == "contained":
         monkeypatch.setenv("ATLAS_SANDBOX_CONTAINED", "1")
-        if attack.name == "run_the_corpus_reference_answer":
-            pytest.skip("the contained mode does not hide the corpus (documented); isolated covers it")
     elif probe_isolation().get("mode") != "isolated":
         pytest.skip("the isolated mode is unavailable here")
     program, tests = attack.render(host[0])
