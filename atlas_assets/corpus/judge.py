@@ -39,12 +39,14 @@ from __future__ import annotations
 import ast
 import base64
 import builtins
+import functools
 import json
 import marshal
 import os
 import re
 import select
 import struct
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -81,10 +83,24 @@ class JudgeVerdict(BaseModel):
     timed_out: bool = False
 
 
-def free_names(tests: str) -> list[str]:
+# CPython 3.11's conversion of a parse tree to ast objects keeps its recursion-depth count
+# per interpreter, not per thread: two threads in ast.parse at once can fail with
+# "SystemError: AST constructor recursion depth mismatch" (seen with the eval runner's
+# scoring threads). Parses are serialised, and cached since the same tests recur.
+_AST_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(tests: str) -> ast.Module:
+    with _AST_LOCK:
+        return ast.parse(tests, "<tests>")
+
+
+@functools.lru_cache(maxsize=4096)
+def free_names(tests: str) -> tuple[str, ...]:
     """Names the tests load but never bind and that are not builtins: the candidate's."""
     bound, loaded = set(), set()
-    for node in ast.walk(ast.parse(tests, "<tests>")):
+    for node in ast.walk(_parse(tests)):
         if isinstance(node, ast.Name):
             (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -97,7 +113,7 @@ def free_names(tests: str) -> list[str]:
             bound.add(node.name)
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
             bound.add(node.name)
-    return sorted(loaded - bound - set(dir(builtins)))
+    return tuple(sorted(loaded - bound - set(dir(builtins))))
 
 
 class Channel:
@@ -238,7 +254,8 @@ class Judge:
 
     def run(self, program: str, tests: str) -> JudgeVerdict:
         try:
-            code = compile(tests, "<tests>", "exec", dont_inherit=True)
+            with _AST_LOCK:
+                code = compile(tests, "<tests>", "exec", dont_inherit=True)
             names = free_names(tests)
         except SyntaxError as exc:
             return JudgeVerdict(passed=False, failure=f"the tests do not compile: {exc}")
