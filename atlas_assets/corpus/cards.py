@@ -11,7 +11,7 @@ datasets, ``datasets/card-corrections.json`` (append-only, like the row errata):
 
 `effective_card` applies a dataset's corrections in file order, and every reader that shows
 a card's scoring (check.py, the Dagster dataset metadata) reads the effective card. Only the
-documentary fields ``scoring`` and ``description`` can be corrected; what changes a verdict
+documentary fields ``scoring``, ``description`` and ``tests_contract`` can be corrected; what changes a verdict
 (default_scorer, limits, rows) never is.
 
 `scoring_block` is what a card's ``scoring`` must say: derived from the scorer registry
@@ -66,7 +66,7 @@ class CardCorrection(BaseModel):
 
     id: str = Field(pattern=r"^card-[0-9]{4}$", description="card-NNNN, unique in the file; never reused")
     dataset: str = Field(min_length=1, description="a dataset folder under datasets/")
-    field: Literal["scoring", "description"] = Field(description="the documentary card field replaced")
+    field: Literal["scoring", "description", "tests_contract"] = Field(description="the documentary card field replaced")
     value: Any = Field(description="the field's corrected value, replacing the published one whole")
     reason: str = Field(min_length=10, description="what the published value got wrong")
     date: _dt.date

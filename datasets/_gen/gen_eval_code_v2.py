@@ -55,12 +55,9 @@ import csv
 import datetime as dt
 import io
 import itertools
-import json
 import random
 import re
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +66,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _lib  # noqa: E402
+import gen_eval_code_v1  # noqa: E402 - its sandbox-contract runner proves v2's rows too
 
 DATASET_ID = "eval-code-v2"
 DATE = "2026-12-01"
@@ -84,7 +82,7 @@ CODE_EXEC_EXTRACTION = {
         "otherwise the whole text",
     ],
 }
-LIMITS = {"cpu_seconds": 5, "memory_bytes": 512 * 2**20, "max_file_bytes": 8 * 2**20, "max_open_files": 64, "wall_seconds": 10}
+LIMITS = gen_eval_code_v1.LIMITS  # the same sandbox limits as v1 (its runner proves the rows)
 
 
 # --- problem model ----------------------------------------------------------------------------
@@ -2223,49 +2221,10 @@ FAMILIES: list[tuple[str, str, Callable, Callable]] = [
 
 # --- execution (the sandbox's contract and default limits, standard library only) ------------
 
-RUNNER = r'''
-import json, os, resource, signal, sys
-limits = json.loads(sys.argv[1])
-items = json.loads(sys.stdin.read())
-results = []
-for program, tests in items:
-    pid = os.fork()
-    if pid == 0:
-        try:
-            resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu_seconds"], limits["cpu_seconds"] + 1))
-            resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limits["max_file_bytes"],) * 2)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (limits["max_open_files"],) * 2)
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            signal.alarm(int(limits["wall_seconds"]))
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            namespace = {"__name__": "solution", "__builtins__": __builtins__}
-            exec(compile(program, "solution.py", "exec"), namespace)
-            exec(compile(tests, "tests.py", "exec"), namespace)
-        except BaseException:
-            os._exit(1)
-        os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    results.append(os.waitstatus_to_exitcode(status) == 0)
-print(json.dumps(results))
-'''
-
-
 def execute(pairs: list[tuple[str, str]]) -> list[bool]:
-    """Run each (program, tests) pair in a forked child of one isolated interpreter."""
-    with tempfile.TemporaryDirectory(prefix="atlas-codegen-") as scratch:
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0"}
-        proc = subprocess.run(
-            [sys.executable, "-I", "-S", "-B", "-c", RUNNER, json.dumps(LIMITS)],
-            input=json.dumps(pairs), capture_output=True, text=True, env=env, cwd=scratch, timeout=900,
-        )
-    if proc.returncode != 0:
-        raise RuntimeError(f"runner failed: {proc.stderr[-2000:]}")
-    results = json.loads(proc.stdout)
-    assert len(results) == len(pairs)
-    return results
+    """Each (program, tests) pair in a forked child of one isolated interpreter, under the
+    sandbox's contract and default limits: eval-code-v1's runner, reused as it is."""
+    return gen_eval_code_v1.execute(pairs)
 
 
 # --- distinctness ------------------------------------------------------------------------------
@@ -2416,12 +2375,14 @@ def generate(out: Path) -> None:
             "and a plausible broken version fails, both executed by the generator"
         ),
         generator=__file__,
+        inputs=[Path(gen_eval_code_v1.__file__)],
         seed=SEED,
         rows=rows,
         date=DATE,
         default_scorer="code_exec",
         extra={
-            "tests_contract": "tests run after the program in the same namespace (__name__ == 'solution'); pass iff both complete",
+            "tests_contract": "the program runs alone in the sandbox (as module 'solution'); the tests run in a trusted judge outside it, "
+            "calling the program's names, and only plain values cross back; pass iff every test statement completes",
             "tests_format": "tests call only the names the prompt asks for and compare plain return values; expected exceptions are builtin types (try/except/else)",
             "limits": LIMITS,
         },
