@@ -50,6 +50,7 @@ __all__ = [
     "CardCorrections",
     "CardsError",
     "card_scorers",
+    "corrected_card",
     "effective_card",
     "load_corrections",
     "scoring_block",
@@ -121,6 +122,12 @@ def effective_card(card: Mapping[str, Any], corrections: Iterable[CardCorrection
     for correction in corrections:
         out[correction.field] = copy.deepcopy(correction.value)
     return out
+
+
+def corrected_card(datasets_root: str | Path, dataset_id: str, card: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The effective card of `dataset_id` and the ids of the corrections applied to it."""
+    corrections = load_corrections(datasets_root).for_dataset(dataset_id)
+    return effective_card(card, corrections), [c.id for c in corrections]
 
 
 def card_scorers(card: Mapping[str, Any]) -> list[str]:

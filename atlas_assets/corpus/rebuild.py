@@ -17,10 +17,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from atlas_assets.corpus import registry, validate
 from atlas_assets.corpus.registry import DatasetSpec, Diff
+
+if TYPE_CHECKING:
+    from atlas_assets.corpus.scorers import Scorer
 
 
 @dataclass
@@ -46,11 +49,11 @@ def next_version_id(dataset_id: str) -> str:
     return f"{match.group(1)}{int(match.group(2)) + 1}" if match else f"{dataset_id}-v2"
 
 
-def externals(root: Path) -> tuple[set[str] | None, ModuleType | None, ModuleType | None, list[validate.Problem]]:
-    """(scorer names, rules module, haystack builder, problems loading them)."""
+def externals(root: Path) -> tuple[dict[str, Scorer] | None, ModuleType | None, ModuleType | None, list[validate.Problem]]:
+    """(the scorer registry, rules module, haystack builder, problems loading them)."""
     problems = []
     try:
-        scorers: set[str] | None = set(validate.load_scorers())
+        scorers: dict[str, Scorer] | None = validate.load_scorers()
     except validate.ExternalMissing as error:
         scorers = None
         problems.append(validate.Problem("corpus", None, "scorer", str(error)))

@@ -32,7 +32,7 @@ import dagster as dg
 from pydantic import Field
 
 from atlas_assets.corpus import index as corpus_index
-from atlas_assets.corpus import rebuild, registry, summary, validate
+from atlas_assets.corpus import cards, rebuild, registry, summary, validate
 
 GROUP = "datasets"
 PREFIX = "datasets"
@@ -102,6 +102,7 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
         if not outcome.immutable_ok:
             context.log.error(outcome.immutable_message)
         rows = outcome.rows
+        card, corrections = cards.corrected_card(root, spec.id, specs[spec.id].card)
         metadata = {
             "rows": dg.MetadataValue.int(len(rows)),
             "size_bytes": dg.MetadataValue.int(outcome.size_bytes),
@@ -114,6 +115,8 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
             "sample_rows": dg.MetadataValue.json(summary.sample_rows(rows)),
             "files_written": dg.MetadataValue.json(outcome.written),
             "generator_seconds": dg.MetadataValue.float(round(outcome.generator_seconds, 3)),
+            "scoring": dg.MetadataValue.json(card.get("scoring")),  # card corrections applied
+            "card_corrections": dg.MetadataValue.json(corrections),
         }
         checks = [
             dg.AssetCheckResult(

@@ -12,9 +12,9 @@ from atlas_assets.orchestration import datasets as dataset_defs
 DATASET = "prompts-code-v1"
 
 
-def _materialize(root, instance):
+def _materialize(root, instance, dataset=DATASET):
     defs = dataset_defs.build_defs(root)
-    asset = next(a for a in defs.assets if a.key == dataset_defs.dataset_key(DATASET))
+    asset = next(a for a in defs.assets if a.key == dataset_defs.dataset_key(dataset))
     return asset, dg.materialize(
         [asset],
         instance=instance,
@@ -89,3 +89,14 @@ def test_invalid_regeneration_writes_nothing(corpus_copy):
     evaluation = next(c for c in result.get_asset_check_evaluations() if c.check_name == "valid")
     assert not evaluation.passed
     assert (spec.folder / "rows.jsonl").read_bytes() == before
+
+
+def test_a_scored_dataset_shows_its_corrected_scoring_block(corpus_copy):
+    root = corpus_copy("eval-format-v1")
+    asset, result = _materialize(root, dg.DagsterInstance.ephemeral(), "eval-format-v1")
+    assert result.success
+    metadata = result.get_asset_materialization_events()[0].materialization.metadata
+    scoring = metadata["scoring"].value
+    assert set(scoring["extraction"]) == {"json"} and scoring["extraction"]["json"]["extraction"] == "answer"
+    assert "extraction_skipped_for" not in scoring  # the published card's claim, corrected
+    assert len(metadata["card_corrections"].value) == 1
