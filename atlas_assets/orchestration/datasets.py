@@ -115,9 +115,10 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
             "sample_rows": dg.MetadataValue.json(summary.sample_rows(rows)),
             "files_written": dg.MetadataValue.json(outcome.written),
             "generator_seconds": dg.MetadataValue.float(round(outcome.generator_seconds, 3)),
-            "scoring": dg.MetadataValue.json(card.get("scoring")),  # card corrections applied
             "card_corrections": dg.MetadataValue.json(corrections),
         }
+        if "scoring" in card:  # scored kinds: the scoring block with card corrections applied
+            metadata["scoring"] = dg.MetadataValue.json(card["scoring"])
         checks = [
             dg.AssetCheckResult(
                 check_name=VALID_CHECK,
