@@ -101,7 +101,7 @@ from .rules import (
     _welded_camel_word,
     _welded_integer,
 )
-from .tokens import _pairs, js_tokens, without_prose
+from .tokens import Token, _pairs, js_tokens, without_prose
 
 __all__ = ["Splice", "find_splices", "judge_generation", "module_lines"]
 
@@ -169,7 +169,11 @@ def find_splices(code: str, context_identifiers: Iterable[str]) -> list[Splice]:
     ``86_400400_000`` and ``65_53519``, ``1e-960`` which underflows to zero); a once-used, non-round integer of >= 4 digits
     that splits into a prefix and a suffix of the output's other integers (``1500250``).
     """
-    tokens = js_tokens(without_prose(code))
+    return _find_in_tokens(js_tokens(without_prose(code)), context_identifiers)
+
+
+def _find_in_tokens(tokens: list[Token], context_identifiers: Iterable[str]) -> list[Splice]:
+    """find_splices on the tokens of the prose-blanked module (judge_generation has them)."""
     pairs = _pairs(tokens)
     roles = _analyse(tokens, pairs)
     context = set(context_identifiers)
@@ -317,14 +321,22 @@ def module_lines(code: str) -> tuple[int, int]:
     fence lines and blank lines count as neither."""
     text = _FENCE_LINE_RE.sub("", code)
     blanked = without_prose(text)  # same lines, the prose ones emptied
-    outside_comments = {t.line for t in js_tokens(text)}  # lines with a token
+    return _line_counts(text, blanked, js_tokens(blanked), exact=True)
+
+
+def _line_counts(text: str, blanked: str, blanked_tokens: list[Token], *, exact: bool) -> tuple[int, int]:
+    """module_lines from the blanked text's tokens. With exact=False the comment sentences
+    blanked as prose are not counted, which saves tokenizing the text a second time: the
+    module-line count is then a lower bound, enough when it already clears the threshold."""
+    outside_comments = {t.line for t in js_tokens(text)} if exact else set()  # lines with a token
     by_line: dict[int, list] = {}
-    for tok in js_tokens(blanked):
+    for tok in blanked_tokens:
         by_line.setdefault(tok.line, []).append(tok)
     code_count = module_count = 0
     for number, (raw, line) in enumerate(zip(text.split("\n"), blanked.split("\n")), start=1):
         if not line.strip():
-            module_count += bool(raw.strip()) and number not in outside_comments  # a comment sentence blanked as prose
+            if exact:
+                module_count += bool(raw.strip()) and number not in outside_comments  # a comment sentence blanked as prose
             continue
         tokens = by_line.get(number, [])
         if _prose_tokens(tokens):
@@ -361,15 +373,20 @@ def judge_generation(code: str | None, context_identifiers: Iterable[str], meta:
     the module docstring."""
     if code is None or not code.strip():
         return False, "empty output"
-    code_count, module_count = module_lines(code)
+    text = _FENCE_LINE_RE.sub("", code)
+    blanked = without_prose(text)
+    tokens = js_tokens(blanked)  # tokenized once for the line counts and the splice rules
+    code_count, module_count = _line_counts(text, blanked, tokens, exact=False)
     if code_count == 0:
         return False, "no code: the reply is prose only (refusal?)"
     low = (meta or {}).get("min_lines")
     high = (meta or {}).get("max_lines")
     if isinstance(low, int) and low > 0 and module_count < NEAR_EMPTY_SHARE * low:
-        asked = f"{low}-{high}" if isinstance(high, int) else f"at least {low}"
-        return False, f"near-empty: {module_count} module lines, the item asks for {asked} lines"
-    found = find_splices(_FENCE_LINE_RE.sub("", code), context_identifiers)
+        code_count, module_count = _line_counts(text, blanked, tokens, exact=True)
+        if module_count < NEAR_EMPTY_SHARE * low:
+            asked = f"{low}-{high}" if isinstance(high, int) else f"at least {low}"
+            return False, f"near-empty: {module_count} module lines, the item asks for {asked} lines"
+    found = _find_in_tokens(tokens, context_identifiers)
     if found:
         return False, "; ".join(s.describe() for s in found[:MAX_FINDINGS_DESCRIBED])
     return True, None
