@@ -36,9 +36,9 @@ at most the total budget; past it the judge gives up (the caller kills the sandb
 
 from __future__ import annotations
 
-import ast
 import base64
 import builtins
+import dis
 import functools
 import json
 import marshal
@@ -46,9 +46,9 @@ import os
 import re
 import select
 import struct
-import threading
 import time
 from collections import Counter
+from types import CodeType
 from typing import Any
 
 from pydantic import BaseModel
@@ -83,36 +83,35 @@ class JudgeVerdict(BaseModel):
     timed_out: bool = False
 
 
-# CPython 3.11's conversion of a parse tree to ast objects keeps its recursion-depth count
-# per interpreter, not per thread: two threads in ast.parse at once can fail with
-# "SystemError: AST constructor recursion depth mismatch" (seen with the eval runner's
-# scoring threads). Parses are serialised, and cached since the same tests recur.
-_AST_LOCK = threading.Lock()
+# The names come from the compiled tests' bytecode, not from ast.parse: CPython 3.11 keeps
+# the ast-object converter's recursion depth per interpreter, so an ast.parse racing any
+# other thread's (the eval runner's scoring threads, a library's) fails with "SystemError:
+# AST constructor recursion depth mismatch" -- seen in clean-clone CI runs, lock or not.
+# Compiling source to bytecode never builds ast objects.
+_LOADS = frozenset({"LOAD_NAME", "LOAD_GLOBAL"})
+_BINDS = frozenset({"STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL"})
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse(tests: str) -> ast.Module:
-    with _AST_LOCK:
-        return ast.parse(tests, "<tests>")
+def compiled_tests(tests: str) -> CodeType:
+    """The tests as a module code object (cached: the same tests recur across items)."""
+    return compile(tests, "<tests>", "exec", dont_inherit=True)
 
 
 @functools.lru_cache(maxsize=4096)
 def free_names(tests: str) -> tuple[str, ...]:
-    """Names the tests load but never bind and that are not builtins: the candidate's."""
+    """Names the tests load as globals but never bind and that are not builtins: the
+    candidate's. Function parameters and locals are fast or cell variables, never here."""
     bound, loaded = set(), set()
-    for node in ast.walk(_parse(tests)):
-        if isinstance(node, ast.Name):
-            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bound.add(node.name)
+    pending = [compiled_tests(tests)]
+    while pending:
+        code = pending.pop()
+        pending.extend(c for c in code.co_consts if isinstance(c, CodeType))
+        for ins in dis.get_instructions(code):
+            if ins.opname in _LOADS:
+                loaded.add(ins.argval)
+            elif ins.opname in _BINDS:
+                bound.add(ins.argval)
     return tuple(sorted(loaded - bound - set(dir(builtins))))
 
 
@@ -254,8 +253,7 @@ class Judge:
 
     def run(self, program: str, tests: str) -> JudgeVerdict:
         try:
-            with _AST_LOCK:
-                code = compile(tests, "<tests>", "exec", dont_inherit=True)
+            code = compiled_tests(tests)
             names = free_names(tests)
         except SyntaxError as exc:
             return JudgeVerdict(passed=False, failure=f"the tests do not compile: {exc}")

@@ -304,3 +304,22 @@ def test_the_judge_rejects_values_nested_too_deeply():
         deep = ["l", [deep]]
     with pytest.raises(ValueError):
         Judge(None, call_seconds=1, total_seconds=1).decode(deep)
+
+
+def test_the_judge_finds_the_candidates_names_without_ast_objects(monkeypatch):
+    """free_names reads bytecode: CPython 3.11's ast.parse is not safe beside other threads
+    ('AST constructor recursion depth mismatch', seen in CI), so it must never be called."""
+    import ast
+
+    from atlas_assets.corpus import judge
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("ast.parse called")
+
+    monkeypatch.setattr(ast, "parse", refuse)
+    tests = (
+        "x = f(1)\nassert x == g(2)\ndef h(a):\n    return k(a) + a\nimport os\n"
+        "for i in range(3):\n    assert m(i) == [j for j in n(i)]\nclass C:\n    y = Z\n"
+        "try:\n    p()\nexcept ValueError as e:\n    q(e)\n# unique: free-names-bytecode\n"
+    )
+    assert judge.free_names(tests) == ("Z", "f", "g", "k", "m", "n", "p", "q")
