@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from atlas_assets.core.documents import render_schema
 from autobench import files
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -19,9 +19,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 def render(name: str) -> bytes:
-    schema = SCHEMAS[name].model_json_schema()
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"schemas/{files.SCHEMA_VERSION}/{name}", **schema}
-    return (json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    return render_schema(SCHEMAS[name], f"schemas/{files.SCHEMA_VERSION}/{name}")
 
 
 def schema_dir(root: Path | None = None) -> Path:

@@ -35,7 +35,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from atlas_assets.core.documents import load_document
+from atlas_assets.core.documents import render_schema as render_document_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORRECTIONS_FILE = "card-corrections.json"  # relative to the datasets root
@@ -104,16 +107,7 @@ def load_corrections(datasets_root: str | Path) -> CardCorrections:
     path = corrections_path(datasets_root)
     if not path.is_file():
         return CardCorrections(format_version=FORMAT_VERSION)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CardsError(f"{path}: not readable JSON: {exc}") from None
-    try:
-        return CardCorrections.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise CardsError(f"{path}: {loc}: {first['msg'].removeprefix('Value error, ')}") from None
+    return load_document(path, CardCorrections, CardsError)
 
 
 def effective_card(card: Mapping[str, Any], corrections: Iterable[CardCorrection]) -> dict[str, Any]:
@@ -170,9 +164,7 @@ def scoring_problems(lib: ModuleType, card: Mapping[str, Any], corrections: Iter
 
 
 def render_schema() -> bytes:
-    schema = CardCorrections.model_json_schema()
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_REL.as_posix(), **schema}
-    return (json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    return render_document_schema(CardCorrections, SCHEMA_REL.as_posix())
 
 
 def write_corrections(datasets_root: Path, lib: ModuleType, cards: Mapping[str, Mapping[str, Any]], today: _dt.date) -> list[str]:

@@ -36,8 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from atlas_assets.core.documents import load_document
+from atlas_assets.core.documents import render_schema as render_document_schema
 from atlas_assets.core.hashing import sha256_file, sha256_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -119,28 +121,12 @@ def errata_path(datasets_root: str | Path) -> Path:
     return Path(datasets_root) / ERRATA_FILE
 
 
-def _describe(path: Path, error: ValidationError) -> str:
-    lines = []
-    for item in error.errors():
-        loc = ".".join(str(part) for part in item["loc"])
-        msg = item["msg"].removeprefix("Value error, ")
-        lines.append(f"{path}: {loc + ': ' if loc else ''}{msg}")
-    return "\n".join(lines)
-
-
 def load_errata(path: str | Path) -> ErrataFile:
     """The errata file at `path`; an absent file is an empty errata list."""
     path = Path(path)
     if not path.is_file():
         return ErrataFile(format_version=FORMAT_VERSION, errata=[])
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ErrataError(f"{path}: not readable JSON: {exc}") from None
-    try:
-        return ErrataFile.model_validate(data)
-    except ValidationError as exc:
-        raise ErrataError(_describe(path, exc)) from None
+    return load_document(path, ErrataFile, ErrataError)
 
 
 def pin_sha256(entries: Iterable[Erratum]) -> str:
@@ -277,9 +263,7 @@ def apply_pin(pin: ErrataPin | None, dataset: str, datasets_root: str | Path, wh
 
 
 def render_schema() -> bytes:
-    schema = ErrataFile.model_json_schema()
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_REL.as_posix(), **schema}
-    return (json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    return render_document_schema(ErrataFile, SCHEMA_REL.as_posix())
 
 
 def schema_drift(repo_root: str | Path = REPO_ROOT) -> bool:

@@ -151,3 +151,11 @@ def test_the_published_json_schema_has_not_drifted_and_validates_the_file():
     jsonschema.validate(json.loads((ROOT / errata.ERRATA_FILE).read_text()), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"format_version": 1, "errata": [{"id": "err-0001"}]}, schema)
+
+
+@pytest.mark.parametrize("content", [b"[" * 100_000, b"\xff\xfe not utf-8", b'{"format_version": 1, "errata": ['])
+def test_hostile_errata_bytes_are_an_error_naming_the_file(tmp_path, content):
+    path = tmp_path / "errata.json"
+    path.write_bytes(content)
+    with pytest.raises(errata.ErrataError, match=f"^{path}: not readable JSON: "):
+        errata.load_errata(path)
