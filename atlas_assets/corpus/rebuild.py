@@ -23,6 +23,7 @@ from atlas_assets.corpus import registry, validate
 from atlas_assets.corpus.registry import DatasetSpec, Diff
 
 if TYPE_CHECKING:
+    from atlas_assets.corpus.cards import CardCorrections
     from atlas_assets.corpus.scorers import Scorer
 
 
@@ -49,9 +50,11 @@ def next_version_id(dataset_id: str) -> str:
     return f"{match.group(1)}{int(match.group(2)) + 1}" if match else f"{dataset_id}-v2"
 
 
-def externals(root: Path) -> tuple[dict[str, Scorer] | None, ModuleType | None, ModuleType | None, list[validate.Problem]]:
-    """(the scorer registry, rules module, haystack builder, problems loading them)."""
-    problems = []
+def externals(
+    root: Path,
+) -> tuple[dict[str, Scorer] | None, ModuleType | None, ModuleType | None, CardCorrections | None, list[validate.Problem]]:
+    """(the scorer registry, rules module, haystack builder, card corrections, problems loading them)."""
+    corrections, problems = validate.load_card_corrections(root)
     try:
         scorers: dict[str, Scorer] | None = validate.load_scorers()
     except validate.ExternalMissing as error:
@@ -65,14 +68,14 @@ def externals(root: Path) -> tuple[dict[str, Scorer] | None, ModuleType | None, 
         builder = registry.load_path_module(root / "haystack-v1" / "build.py", "_atlas_haystack_v1_build")
     except (OSError, ImportError):
         builder = None
-    return scorers, rules, builder, problems
+    return scorers, rules, builder, corrections, problems
 
 
 def rebuild(spec: DatasetSpec, *, write: bool = True) -> Outcome:
     root = spec.root
     lock = registry.read_lock(root)
     published = lock.get(spec.id)
-    scorers, rules, builder, problems = externals(root)
+    scorers, rules, builder, corrections, problems = externals(root)
     with tempfile.TemporaryDirectory(prefix=f"atlas-{spec.id}-") as tmp:
         staged_dir = Path(tmp) / spec.id
         result = registry.regenerate(spec, staged_dir)
@@ -83,7 +86,7 @@ def rebuild(spec: DatasetSpec, *, write: bool = True) -> Outcome:
             return Outcome(spec.id, current, None, published, published is None or current == published,
                            "generator failed; nothing written", False, problems, None, generator_seconds=result.seconds)
         staged = spec.staged(staged_dir)
-        row_problems, rows = validate.validate_dataset(staged, scorers=scorers, rules=rules, builder=builder)
+        row_problems, rows = validate.validate_dataset(staged, scorers=scorers, rules=rules, builder=builder, corrections=corrections)
         problems.extend(row_problems)
         regenerated = registry.content_sha256(staged_dir, root)
         diff = registry.diff_folders(spec, staged_dir) if spec.folder.is_dir() else Diff([], [], [])

@@ -33,6 +33,7 @@ from atlas_assets.corpus import registry
 from atlas_assets.corpus.registry import DatasetSpec
 
 if TYPE_CHECKING:
+    from atlas_assets.corpus.cards import CardCorrections
     from atlas_assets.corpus.scorers import Scorer
 
 RULES_PATH = "eval-instruction-v1/rules.py"
@@ -195,18 +196,25 @@ def _check_messages(sink: _Sink, row_id: str, messages: Any, field_name: str = "
 # --- the card --------------------------------------------------------------------------
 
 
-def card_scoring_problems(spec: DatasetSpec, lib: ModuleType) -> list[str]:
-    """The effective card's scoring block (card-corrections.json applied) against the code."""
+def load_card_corrections(root: Path) -> tuple[CardCorrections | None, list[Problem]]:
+    """datasets/card-corrections.json, read once per validation: the corrections, or None
+    and the one problem naming the file and field."""
     from atlas_assets.corpus import cards
 
     try:
-        corrections = cards.load_corrections(spec.root).for_dataset(spec.id)
+        return cards.load_corrections(root), []
     except cards.CardsError as error:
-        return [str(error)]
-    return cards.scoring_problems(lib, spec.card, corrections)
+        return None, [Problem("corpus", None, cards.CORRECTIONS_FILE, str(error))]
 
 
-def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _Sink, scorers: Mapping[str, Scorer] | None) -> None:
+def validate_card(
+    spec: DatasetSpec,
+    lib: ModuleType,
+    rows: list[dict],
+    sink: _Sink,
+    scorers: Mapping[str, Scorer] | None,
+    corrections: CardCorrections | None,
+) -> None:
     card = spec.card
     if not card:
         sink.error(None, "dataset.json", "missing or not valid JSON")
@@ -250,8 +258,10 @@ def validate_card(spec: DatasetSpec, lib: ModuleType, rows: list[dict], sink: _S
         ok, why = _inside(spec.folder, rel)
         if not ok:
             sink.error(None, "dataset.json:sources", why)
-    if scorers is not None:
-        for message in card_scoring_problems(spec, lib):
+    if scorers is not None and corrections is not None:  # else the missing piece is reported once, elsewhere
+        from atlas_assets.corpus.cards import scoring_problems
+
+        for message in scoring_problems(lib, card, corrections.for_dataset(spec.id)):
             sink.error(None, "dataset.json:scoring", message)
     if card.get("kind") == "eval":
         default = card.get("default_scorer")
@@ -515,9 +525,11 @@ def validate_dataset(
     scorers: Mapping[str, Scorer] | None,
     rules: ModuleType | None,
     builder: ModuleType | None,
+    corrections: CardCorrections | None,
     lib: ModuleType | None = None,
 ) -> tuple[list[Problem], list[dict]]:
-    """Every per-dataset rule: card, rows, referenced files. Returns (problems, rows)."""
+    """Every per-dataset rule: card, rows, referenced files. Returns (problems, rows).
+    `corrections` (None: unreadable, reported by the caller) is read once by the caller."""
     lib = lib or registry.load_lib(spec.root)
     sink = _Sink(spec.id)
     rows: list[dict] = []
@@ -542,7 +554,7 @@ def validate_dataset(
                 sink.error(f"line {number}", None, "a row must be a JSON object")
                 continue
             rows.append(row)
-    validate_card(spec, lib, rows, sink, scorers)
+    validate_card(spec, lib, rows, sink, scorers, corrections)
     seen: dict[str, int] = {}
     referenced: set[str] = set()
     kind = spec.card.get("kind")
@@ -631,15 +643,11 @@ def index_problems(root: Path) -> list[Problem]:
     return problems
 
 
-def card_correction_problems(root: Path, dataset_ids: set[str], checked_ids: set[str] | None = None) -> list[Problem]:
-    """datasets/card-corrections.json is valid and names only existing datasets; `checked_ids`
-    limits the dataset test to those ids (a partial check does not see every folder)."""
+def card_correction_problems(corrections: CardCorrections, dataset_ids: set[str], checked_ids: set[str] | None = None) -> list[Problem]:
+    """Every card correction names an existing dataset; `checked_ids` limits the test to
+    those ids (a partial check does not see every folder)."""
     from atlas_assets.corpus import cards
 
-    try:
-        corrections = cards.load_corrections(root)
-    except cards.CardsError as error:
-        return [Problem("corpus", None, cards.CORRECTIONS_FILE, str(error))]
     return [
         Problem("corpus", None, f"{cards.CORRECTIONS_FILE}:{c.id}.dataset", f"{c.dataset!r} is not a dataset folder")
         for c in corrections.corrections
@@ -762,12 +770,14 @@ def validate_corpus(
     except (OSError, ImportError) as error:
         if any(s.kind == "haystack" or "haystack" in json.dumps(s.card.get("requires_document", {})) for s in specs):
             report.problems.append(Problem("haystack-v1", None, "build.py", f"cannot import the builder: {error}"))
+    corrections, problems = load_card_corrections(root)
+    report.problems.extend(problems)
     report.timings["load"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
     units: list[tuple[str, str, str]] = []
     for spec in specs:
-        problems, rows = validate_dataset(spec, scorers=scorers, rules=rules, builder=builder, lib=lib)
+        problems, rows = validate_dataset(spec, scorers=scorers, rules=rules, builder=builder, corrections=corrections, lib=lib)
         report.problems.extend(problems)
         report.rows += len(rows)
         for row in rows:
@@ -788,7 +798,8 @@ def validate_corpus(
     clock = time.perf_counter()
     report.problems.extend(lock_problems(root, specs, set(only) if only else None))
     report.problems.extend(errata_problems(root, set(only) if only else None))
-    report.problems.extend(card_correction_problems(root, {s.id for s in registry.discover(root)}, set(only) if only else None))
+    if corrections is not None:
+        report.problems.extend(card_correction_problems(corrections, {s.id for s in registry.discover(root)}, set(only) if only else None))
     if not only:
         report.problems.extend(index_problems(root))
     report.corpus_bytes = corpus_bytes(root)

@@ -105,3 +105,11 @@ def test_the_budget_counts_every_file_but_bytecode_caches(corpus_copy):
     (root / "_gen" / "__pycache__").mkdir(exist_ok=True)
     (root / "_gen" / "__pycache__" / "x.pyc").write_bytes(b"z" * 999)
     assert validate.corpus_bytes(root) == before + 1234 + 4321
+
+
+@pytest.mark.parametrize("content", [b"[" * 100_000, b"\xff\xfe not utf-8", b'{"format_version": 1, "corr'])
+def test_hostile_corrections_bytes_are_one_error_naming_the_file(corpus_copy, content):
+    root = corpus_copy("eval-math-v1")
+    (root / cards.CORRECTIONS_FILE).write_bytes(content)
+    errors = [str(p) for p in validate.validate_corpus(root, only=["eval-math-v1"]).errors]
+    assert len(errors) == 1 and "card-corrections.json" in errors[0] and "not readable JSON" in errors[0], errors
