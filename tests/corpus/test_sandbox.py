@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.corpus.sandbox import SandboxLimits, probe_isolation, run_python, sandbox_mode
+from tests.corpus.conftest import sandbox_processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 
@@ -30,23 +30,6 @@ def isolation():
 def needs_isolation(isolation):
     if isolation.get("mode") != "isolated":
         pytest.skip(f"namespaces unavailable here: {isolation}")
-
-
-def _alive_as(result) -> list[str]:
-    """Processes still running as the throw-away uid of `result` (other sandboxes running
-    at the same time on this machine have other uids). Waits up to 3 s for the kernel to
-    finish tearing a killed namespace down."""
-    uid_text = result.isolation.get("privileges", "")
-    if not uid_text.startswith("dropped to uid "):
-        return []
-    uid = uid_text.split()[-1]
-    for _ in range(30):
-        out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,args="], capture_output=True, text=True).stdout
-        alive = [line for line in out.splitlines() if line.split()[:1] == [uid] and not line.split()[1].startswith("Z")]
-        if not alive:
-            return []
-        time.sleep(0.1)
-    return alive
 
 
 def test_a_correct_program_passes_and_a_wrong_one_fails():
@@ -71,7 +54,7 @@ def test_infinite_loop_hits_the_cpu_limit():
 def test_sleeping_forever_hits_the_wall_time():
     result = run_python("import time\ntime.sleep(60)\n", "", TIGHT)
     assert not result.passed and result.timed_out
-    assert _alive_as(result) == []
+    assert sandbox_processes(result) == []
 
 
 def test_a_slow_call_hits_the_per_call_deadline():
@@ -84,7 +67,7 @@ def test_fork_bomb_is_contained_and_leaves_nothing_behind():
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     result = run_python(bomb, "", TIGHT)
     assert not result.passed and result.timed_out
-    assert _alive_as(result) == []
+    assert sandbox_processes(result) == []
 
 
 @pytest.mark.parametrize("mode", ["isolated", "contained"])
@@ -104,7 +87,7 @@ def test_daemonised_child_does_not_outlive_the_item(mode, isolation, monkeypatch
     )
     result = run_python(program, "", SHORT)
     assert result.passed and result.mode == mode
-    assert _alive_as(result) == []
+    assert sandbox_processes(result) == []
 
 
 def test_memory_hog_is_refused():

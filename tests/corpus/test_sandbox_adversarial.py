@@ -17,7 +17,6 @@ import contextlib
 import os
 import select
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.corpus.sandbox import SandboxLimits, probe_isolation, run_python
+from tests.corpus.conftest import sandbox_processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 
@@ -233,21 +233,6 @@ def host():
         yield endpoints
 
 
-def _processes_of(result) -> list[str]:
-    """Processes still running as the throw-away uid of `result` (waits up to 3 s for the
-    kernel to finish tearing a killed namespace down)."""
-    uid = result.isolation.get("privileges", "").removeprefix("dropped to uid ")
-    if not uid.isdigit():
-        return []
-    for _ in range(30):
-        out = subprocess.run(["ps", "-eo", "uid=,stat=,pid=,args="], capture_output=True, text=True).stdout
-        alive = [line for line in out.splitlines() if line.split()[:1] == [uid] and not line.split()[1].startswith("Z")]
-        if not alive:
-            return []
-        time.sleep(0.1)
-    return alive
-
-
 def _host_was_touched(listeners: list[socket.socket]) -> bool:
     return bool(select.select(listeners, [], [], 0.2)[0])
 
@@ -282,7 +267,7 @@ def test_a_wrong_solution_never_scores_correct(attack, mode, host, monkeypatch):
     result = run_python(program, tests, attack.limits)
     assert result.mode == mode
     assert not result.passed, (attack.name, result.failure, result.stderr[-300:])
-    assert _processes_of(result) == []
+    assert sandbox_processes(result) == []
 
 
 @pytest.mark.parametrize("attack", CONTAINMENT, ids=[f"{a.kind}-{a.name}" for a in CONTAINMENT])
@@ -294,7 +279,7 @@ def test_the_sandbox_contains(attack, host):
     result = run_python(program, tests, attack.limits)
     assert not result.passed, (attack.name, result.failure)
     assert not _host_was_touched(listeners), attack.name
-    assert _processes_of(result) == []
+    assert sandbox_processes(result) == []
     if attack.kind == "sockets":
         assert "PermissionError" in result.failure  # seccomp: the socket is never even created
 
