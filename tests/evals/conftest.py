@@ -73,3 +73,19 @@ def datasets_root(tmp_path: Path) -> Path:
     root = tmp_path / "datasets"
     root.mkdir()
     return root
+
+
+def eval_run_resources(tmp_path: Path, workloads_dir: Path) -> dict[str, Any]:
+    """The resources an eval_run materialization needs: the shipped engines, these
+    workloads, checkpoints and artifacts under tmp_path."""
+    from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
+    from atlas_assets.orchestration import evals as eval_defs
+    from atlas_assets.orchestration.datasets import CorpusResource
+    from atlas_assets.orchestration.resources import ArtifactStoreResource
+
+    return {
+        "evals": eval_defs.EvalsResource(engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir),
+                                         work_dir=str(tmp_path / "work")),
+        "corpus": CorpusResource(),
+        "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
+    }

@@ -15,8 +15,9 @@ from atlas_assets.corpus import registry
 from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
 from atlas_assets.evals.workloads import DEFAULT_WORKLOADS_DIR
 from atlas_assets.orchestration import evals as eval_defs
-from atlas_assets.orchestration.datasets import CorpusResource, dataset_key
-from atlas_assets.orchestration.resources import ArtifactStoreResource
+from atlas_assets.orchestration.datasets import dataset_key
+
+from .conftest import eval_run_resources
 
 WORKLOAD = "eval-instruction-v1"
 ENGINE = "sim-strong"
@@ -47,12 +48,7 @@ def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
     defs = eval_defs.build_defs(DEFAULT_ENGINES_FILE, workloads_dir)
     by_key = {a.key: a for a in defs.assets}
     run_asset, matrix_asset = by_key[dg.AssetKey("eval_run")], by_key[dg.AssetKey("eval_matrix")]
-    resources = {
-        "evals": eval_defs.EvalsResource(engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir),
-                                         work_dir=str(tmp_path / "work")),
-        "corpus": CorpusResource(),
-        "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
-    }
+    resources = eval_run_resources(tmp_path, workloads_dir)
     instance = dg.DagsterInstance.get()
     dataset_sha = registry.read_lock()[WORKLOAD]
     instance.report_runless_asset_event(

@@ -9,8 +9,9 @@ from atlas_assets.corpus import registry
 from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
 from atlas_assets.evals.workloads import DEFAULT_WORKLOADS_DIR
 from atlas_assets.orchestration import evals as eval_defs
-from atlas_assets.orchestration.datasets import CorpusResource, dataset_key
-from atlas_assets.orchestration.resources import ArtifactStoreResource
+from atlas_assets.orchestration.datasets import dataset_key
+
+from .conftest import eval_run_resources
 
 WORKLOAD = "eval-commonsense-v2"
 ENGINE = "sim-strong"
@@ -24,12 +25,7 @@ def test_eval_run_metadata_names_the_applied_errata(tmp_path, dagster_home):
     (workloads_dir / f"{WORKLOAD}.yaml").write_text(yaml.safe_dump(body))
     defs = eval_defs.build_defs(DEFAULT_ENGINES_FILE, workloads_dir)
     run_asset = next(a for a in defs.assets if a.key == dg.AssetKey("eval_run"))
-    resources = {
-        "evals": eval_defs.EvalsResource(engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir),
-                                         work_dir=str(tmp_path / "work")),
-        "corpus": CorpusResource(),
-        "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
-    }
+    resources = eval_run_resources(tmp_path, workloads_dir)
     instance = dg.DagsterInstance.get()
     instance.report_runless_asset_event(
         dg.AssetMaterialization(dataset_key(WORKLOAD), tags={"dagster/data_version": registry.read_lock()[WORKLOAD]}))
