@@ -38,13 +38,13 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from atlas_assets.core.documents import load_document
+from atlas_assets.corpus import registry
 from atlas_assets.core.documents import render_schema as render_document_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORRECTIONS_FILE = "card-corrections.json"  # relative to the datasets root
 FORMAT_VERSION = 1
 SCHEMA_REL = Path("schemas") / "card-corrections" / str(FORMAT_VERSION) / "card_corrections_schema.json"
-SCORED_KINDS = {"eval": None, "haystack": "exact"}  # kind -> default scorer when the card names none
 # The legacy claim every first-wave card made; superseded by the per-scorer extraction map.
 _LEGACY_KEYS = ("extraction", "extraction_skipped_for")
 
@@ -129,7 +129,7 @@ def card_scorers(card: Mapping[str, Any]) -> list[str]:
     listed = card.get("scorers")
     if isinstance(listed, list) and listed:
         return sorted(str(s) for s in listed)
-    default = card.get("default_scorer") or SCORED_KINDS.get(str(card.get("kind")))
+    default = registry.default_scorer(card)
     return [default] if default else []
 
 
@@ -149,7 +149,7 @@ def scoring_block(lib: ModuleType, scorers: Sequence[str]) -> dict[str, Any]:
 
 def scoring_problems(lib: ModuleType, card: Mapping[str, Any], corrections: Iterable[CardCorrection]) -> list[str]:
     """Why the effective card's scoring block disagrees with the code (empty: it agrees)."""
-    if card.get("kind") not in SCORED_KINDS:
+    if card.get("kind") not in registry.SCORED_KINDS:
         return []
     effective = effective_card(card, corrections)
     expected = scoring_block(lib, card_scorers(card))
@@ -213,7 +213,6 @@ def write_corrections(datasets_root: Path, lib: ModuleType, cards: Mapping[str, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from atlas_assets.core.atomic import atomic_write_bytes
-    from atlas_assets.corpus import registry
 
     parser = argparse.ArgumentParser(prog="python -m atlas_assets.corpus.cards", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=registry.DEFAULT_DATASETS_ROOT, help="datasets folder")

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Mapping
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATASETS_ROOT = REPO_ROOT / "datasets"
@@ -55,6 +55,16 @@ def load_lib(root: str | Path = DEFAULT_DATASETS_ROOT) -> ModuleType:
     return load_path_module(Path(root) / GEN_DIR / "_lib.py", "_atlas_gen_lib")
 
 
+# The kinds whose rows are scored, and the scorer a card of that kind implies when it names
+# none: haystack rows carry one answer to match exactly.
+SCORED_KINDS: dict[str, str | None] = {"eval": None, "haystack": "exact"}
+
+
+def default_scorer(card: Mapping[str, Any]) -> str | None:
+    """The scorer for rows without their own: the card's default_scorer, else its kind's."""
+    return card.get("default_scorer") or SCORED_KINDS.get(str(card.get("kind")))
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     """One dataset folder and what its card says about how it is made."""
@@ -76,6 +86,10 @@ class DatasetSpec:
     @property
     def kind(self) -> str:
         return self.card.get("kind", "")
+
+    @property
+    def default_scorer(self) -> str | None:
+        return default_scorer(self.card)
 
     @property
     def generator(self) -> Path | None:

@@ -203,7 +203,7 @@ def draft_workload(spec: registry.DatasetSpec) -> dict[str, Any]:
 
     rows = registry.read_rows(spec)
     scored = spec.kind in ("eval", "haystack")
-    scorer = spec.card.get("default_scorer") or ("exact" if spec.kind == "haystack" else None)
+    scorer = spec.default_scorer
     sizes = [approx_tokens(build_messages(row, spec)) for row in rows]
     nominal = max(1, math.ceil(sum(sizes) / len(sizes))) if sizes else 1
     long_context = nominal > 8192

@@ -170,7 +170,7 @@ class CorpusIndex:
         for spec in discover(self.datasets_root):
             if spec.kind not in ("eval", "prompts", "haystack"):
                 continue
-            default = spec.card.get("default_scorer") or ("exact" if spec.kind == "haystack" else None)
+            default = spec.default_scorer
             for row in read_rows(spec):
                 entry = RowEntry(spec.id, row, _scorer(row, default, spec.kind), default)
                 self.rows += 1

@@ -15,7 +15,7 @@ from atlas_assets.corpus.scorers import SCORERS
 from tests.corpus.conftest import ROOT
 
 SPECS = {s.id: s for s in registry.discover(ROOT)}
-SCORED = sorted(i for i, s in SPECS.items() if s.card.get("kind") in cards.SCORED_KINDS)
+SCORED = sorted(i for i, s in SPECS.items() if s.card.get("kind") in registry.SCORED_KINDS)
 
 
 @pytest.fixture(scope="module")
