@@ -1266,7 +1266,7 @@ def fam_coins(rng: random.Random, i: int, opts: list) -> Problem:
            f"                best[a] = best[a - c] + 1\n    return best[amount]\n\n\ndef count_ways(amount):\n    if amount < 0:\n        raise ValueError('negative amount')\n"
            f"    ways = [1] + [0] * amount\n    for c in COINS:\n        for a in range(c, amount + 1):\n            ways[a] += ways[a - c]\n    return ways[amount]\n")
     broken = ref.replace(
-        f"    best = [0] + [None] * amount\n    for a in range(1, amount + 1):\n        for c in COINS:\n            if c <= a and best[a - c] is not None and (best[a] is None or best[a - c] + 1 < best[a]):\n                best[a] = best[a - c] + 1\n    return best[amount]\n",
+        "    best = [0] + [None] * amount\n    for a in range(1, amount + 1):\n        for c in COINS:\n            if c <= a and best[a - c] is not None and (best[a] is None or best[a - c] + 1 < best[a]):\n                best[a] = best[a - c] + 1\n    return best[amount]\n",
         "    count = 0\n    for c in sorted(COINS, reverse=True):\n        count += amount // c\n        amount %= c\n    return count if amount == 0 else None\n")
 
     def fewest(amount: int) -> Any:

@@ -17,7 +17,6 @@ import json
 import math
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 

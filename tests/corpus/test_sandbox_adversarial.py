@@ -19,7 +19,6 @@ import select
 import socket
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
