@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
 from atlas_assets.ratings.fit import FitConvergenceError
@@ -106,29 +108,23 @@ def _dump_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--votes", required=True, type=Path, metavar="FILE", help="votes.jsonl of the dump")
 
 
-class _TerminalProgress:
-    """One self-overwriting status line on stderr, only when stderr is a terminal."""
+@contextmanager
+def _status_line(quiet: bool) -> Iterator[ProgressLog | None]:
+    """Progress as one line on stderr redrawn in place (at most ten times a second) and
+    cleared at the end, only on a terminal: a redirected stderr gets no progress."""
+    stream = sys.stderr
+    if quiet or not stream.isatty():
+        yield None
+        return
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.started = time.monotonic()
-        self._last = 0.0
+    def draw(line: str) -> None:
+        stream.write(f"\r\x1b[K{line}")
+        stream.flush()
 
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if done < total and now - self._last < 0.1:
-            return
-        self._last = now
-        percent = 100.0 * done / total if total else 100.0
-        sys.stderr.write(f"\r\x1b[K{stage}: {percent:5.1f}%  ({now - self.started:6.1f} s)")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+    try:
+        yield ProgressLog(draw, every_seconds=0.1)
+    finally:
+        draw("")
 
 
 def _compute(args: argparse.Namespace) -> int:
@@ -138,12 +134,9 @@ def _compute(args: argparse.Namespace) -> int:
         min_votes=args.min_votes,
         style_min_votes=args.style_min_votes,
     )
-    progress = _TerminalProgress(not args.quiet)
     started = time.monotonic()
-    try:
+    with _status_line(args.quiet) as progress:
         data = compute_leaderboard(args.battles, args.votes, params, progress=progress)
-    finally:
-        progress.close()
     atomic_write_bytes(args.out, data)
     if not args.quiet:
         document = json.loads(data)
@@ -169,11 +162,8 @@ def _verify(args: argparse.Namespace) -> int:
     except (ValueError, KeyError, TypeError) as error:
         print(f"error: {args.leaderboard}: not a leaderboard.json with metadata parameters ({error})", file=sys.stderr)
         return 1
-    progress = _TerminalProgress(not args.quiet)
-    try:
+    with _status_line(args.quiet) as progress:
         recomputed = compute_leaderboard(args.battles, args.votes, params, progress=progress)
-    finally:
-        progress.close()
     if recomputed == published:
         print(f"OK: {args.leaderboard} reproduces byte for byte (sha256 {sha256_bytes(published)})")
         return 0

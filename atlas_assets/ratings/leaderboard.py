@@ -12,17 +12,17 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.dump import read_dump
 from atlas_assets.ratings.fit import FitResult, fit_category
 from atlas_assets.ratings.model import Dump
-
-Progress = Callable[[str, int, int], None]
+from atlas_assets.ratings.progress import LeaderboardProgress
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def round4(value: float) -> float:
     return rounded + 0.0
 
 
-def build_document(dump: Dump, params: ComputeParams, progress: Progress | None = None) -> dict[str, Any]:
+def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgress | None = None) -> dict[str, Any]:
     """The leaderboard as a JSON-ready dict of rounded values (spec section 6).
 
     Categories are fitted side by side, one thread each up to the CPU count: each has its
@@ -67,11 +67,13 @@ def build_document(dump: Dump, params: ComputeParams, progress: Progress | None 
         for index, slug in enumerate(dump.header.categories)
         if np.any(dump.category == index)
     )
+    if progress:
+        progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
     workers = max(1, min(len(voted), os.cpu_count() or 1))
     with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
         categories = list(pool.map(lambda item: _category_section(dump, *item, params, progress), voted))
     if progress:
-        progress("fitting", len(voted), len(voted))
+        progress.finished()
     return {
         "metadata": {
             "package": PACKAGE,
@@ -93,7 +95,7 @@ def build_document(dump: Dump, params: ComputeParams, progress: Progress | None 
 
 
 def _category_section(
-    dump: Dump, slug: str, index: int, params: ComputeParams, progress: Progress | None
+    dump: Dump, slug: str, index: int, params: ComputeParams, progress: LeaderboardProgress | None
 ) -> dict[str, Any]:
     rows = np.flatnonzero(dump.category == index)
     global_a, global_b = dump.model_a[rows], dump.model_b[rows]
@@ -106,10 +108,8 @@ def _category_section(
     )
     category_votes = int(votes.sum())
     style_control = category_votes >= params.style_min_votes
-
-    def round_progress(done: int, total: int) -> None:
-        if progress:
-            progress(f"bootstrap {slug}", done, total)
+    if progress:
+        progress.category(slug, int(members.size), category_votes, style_control)
 
     fit = fit_category(
         local_a,
@@ -122,7 +122,7 @@ def _category_section(
         bootstrap_rounds=params.bootstrap_rounds,
         rng=category_rng(params.seed, slug),
         style_control=style_control,
-        progress=round_progress,
+        progress=(lambda done, total: progress.bootstrap(slug, done, total)) if progress else None,
     )
     entries = _entries([dump.models[g] for g in members], model_votes.astype(np.int64), fit, params)
     coefficients = (
@@ -214,11 +214,17 @@ def compute_leaderboard(
     battles: str | Path,
     votes: str | Path,
     params: ComputeParams = ComputeParams(),
-    progress: Progress | None = None,
+    progress: ProgressLog | None = None,
 ) -> bytes:
     """Read, validate and rate a dump; return the exact leaderboard.json bytes.
 
-    Raises DumpError (file, line, field) for a dump the spec rejects.
+    `progress` gets lines with units (bytes read, votes, categories, bootstrap rounds with
+    an ETA; see ratings.progress). Raises DumpError (file, line, field) for a dump the spec
+    rejects.
     """
-    dump = read_dump(battles, votes, progress=progress)
-    return render(build_document(dump, params, progress))
+    report = LeaderboardProgress(progress) if progress else None
+    names = {"battles": Path(battles).name, "votes": Path(votes).name}
+    dump = read_dump(
+        battles, votes, progress=(lambda stage, done, total: report.read(names[stage], done, total)) if report else None
+    )
+    return render(build_document(dump, params, report))
