@@ -25,6 +25,25 @@ def _isolated_atlas_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "_cache"))
 
 
+# --------------------------------------------------------------------------- time
+
+
+class FakeClock:
+    """A clock a test moves by hand (`clock.now += 4.0`): rates, ETAs and rate limits
+    without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
 # --------------------------------------------------------------------------- S3 on loopback
 
 

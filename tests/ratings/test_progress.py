@@ -12,21 +12,14 @@ from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 from atlas_assets.ratings.progress import LeaderboardProgress
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+def reporter(clock) -> tuple[LeaderboardProgress, list[str]]:
+    lines: list[str] = []
+    return LeaderboardProgress(ProgressLog(lines.append, 10.0, clock), clock), lines
 
 
-def reporter(every_seconds: float = 10.0) -> tuple[LeaderboardProgress, list[str], FakeClock]:
-    clock, lines = FakeClock(), []
-    return LeaderboardProgress(ProgressLog(lines.append, every_seconds, clock), clock), lines, clock
-
-
-def test_reading_lines_carry_byte_units_percent_rate_and_end_with_the_whole_file():
-    progress, lines, clock = reporter()
+def test_reading_lines_carry_byte_units_percent_rate_and_end_with_the_whole_file(fake_clock):
+    clock = fake_clock
+    progress, lines = reporter(clock)
     for done in range(12_000_000, 120_000_001, 12_000_000):
         clock.now += 4.0
         progress.read("battles.jsonl", done, 120_000_000)
@@ -37,8 +30,9 @@ def test_reading_lines_carry_byte_units_percent_rate_and_end_with_the_whole_file
     assert lines[-1].startswith("reading votes.jsonl: 0.8 of 1.5 kB (53 %)")
 
 
-def test_bootstrap_is_one_stage_across_categories_whose_count_moves_and_ends():
-    progress, lines, clock = reporter()
+def test_bootstrap_is_one_stage_across_categories_whose_count_moves_and_ends(fake_clock):
+    clock = fake_clock
+    progress, lines = reporter(clock)
     progress.fitting(1_204_113, ["chat-coding", "chat-writing"], 50)
     assert lines == ["votes read: 1,204,113 in 2 categories · 50 bootstrap rounds each"]
     progress.category("chat-writing", 58, 5_915, True)
