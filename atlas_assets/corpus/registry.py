@@ -134,16 +134,11 @@ def read_rows(spec: DatasetSpec) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def code_version(spec: DatasetSpec) -> str:
-    """sha256 over the generator and every declared input (always including _gen/_lib.py)."""
-    digest = hashlib.sha256()
+def generator_files(spec: DatasetSpec) -> list[Path]:
+    """What decides a dataset's bytes: its generator and every declared input (always
+    including _gen/_lib.py). Their digest is the dataset asset's code version."""
     paths = [spec.generator] if spec.generator else []
-    paths += [spec.root / GEN_DIR / "_lib.py", *spec.inputs]
-    for path in sorted(set(paths)):
-        rel = path.relative_to(spec.root).as_posix()
-        data = path.read_bytes() if path.is_file() else b"<missing>"
-        digest.update(f"{rel}\0{hashlib.sha256(data).hexdigest()}\n".encode())
-    return digest.hexdigest()
+    return sorted({*paths, spec.root / GEN_DIR / "_lib.py", *spec.inputs})
 
 
 def content_sha256(folder: str | Path, root: str | Path = DEFAULT_DATASETS_ROOT) -> str:

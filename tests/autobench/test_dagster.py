@@ -33,12 +33,13 @@ def project(tmp_path: Path) -> Path:
 
 class Env:
     def __init__(self, project: Path):
-        from atlas_assets.orchestration import autobench as ab
+        from atlas_assets.orchestration import autobench
+        from atlas_assets.orchestration.autobench import assets as ab
         from atlas_assets.orchestration.resources import ArtifactStoreResource
 
         self.ab = ab
         self.project = project
-        self.defs = ab.build_defs(project)
+        self.defs = autobench.build_defs(project)
         self.store_root = project.parent / "store"
         self.resources = {"artifact_store": ArtifactStoreResource(root=str(self.store_root))}
         self.instance = dg.DagsterInstance.ephemeral()

@@ -8,17 +8,18 @@ import dagster as dg
 
 from atlas_assets.corpus import registry
 from atlas_assets.orchestration import datasets as dataset_defs
+from atlas_assets.orchestration.datasets import assets as dataset_assets
 
 DATASET = "prompts-code-v1"
 
 
 def _materialize(root, instance, dataset=DATASET):
     defs = dataset_defs.build_defs(root)
-    asset = next(a for a in defs.assets if a.key == dataset_defs.dataset_key(dataset))
+    asset = next(a for a in defs.assets if a.key == dataset_assets.dataset_key(dataset))
     return asset, dg.materialize(
         [asset],
         instance=instance,
-        resources={"corpus": dataset_defs.CorpusResource(datasets_root=str(root))},
+        resources={"corpus": dataset_assets.CorpusResource(datasets_root=str(root))},
         raise_on_error=False,
     )
 
@@ -41,7 +42,7 @@ def test_materialize_regenerates_verifies_and_reports_versions(corpus_copy):
     instance = dg.DagsterInstance.ephemeral()
     asset, result = _materialize(root, instance)
     assert result.success
-    assert asset.code_versions_by_key[asset.key] == registry.code_version(spec)
+    assert asset.code_versions_by_key[asset.key] == dataset_assets.dataset_code_version(spec)
     event = result.get_asset_materialization_events()[0]
     metadata = event.materialization.metadata
     assert metadata["rows"].value == 60

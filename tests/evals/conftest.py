@@ -79,8 +79,8 @@ def eval_run_resources(tmp_path: Path, workloads_dir: Path) -> dict[str, Any]:
     """The resources an eval_run materialization needs: the shipped engines, these
     workloads, checkpoints and artifacts under tmp_path."""
     from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
-    from atlas_assets.orchestration import evals as eval_defs
-    from atlas_assets.orchestration.datasets import CorpusResource
+    from atlas_assets.orchestration.evals import assets as eval_defs
+    from atlas_assets.orchestration.datasets.assets import CorpusResource
     from atlas_assets.orchestration.resources import ArtifactStoreResource
 
     return {

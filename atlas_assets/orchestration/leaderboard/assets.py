@@ -1,81 +1,59 @@
-"""The arena leaderboard as Dagster assets: votes_dump -> leaderboard, browser_use_telemetry.
+"""The arena leaderboard's assets: votes_dump -> leaderboard, browser_use_telemetry.
 
-A thin shell: all logic lives in atlas_assets.ratings (reading, fitting, rendering,
-plotting, telemetry, media resolution). This module wires it up, reports data versions
-and metadata, and schedules the nightly rebuild.
+A thin shell over atlas_assets.ratings (reading, fitting, rendering, plotting, telemetry).
 
-Graph (group "arena"):
+    votes_dump             observable source; data version = sha256 of the two dump files
+    leaderboard            leaderboard.json + leaderboard.png; data version = sha256 of the JSON
+    browser_use_telemetry  per-model medians of the computer-use telemetry
 
-    votes_dump (observable source; data version = sha256 of the two dump files)
-      ├── check recording_media_present   (WARN, never blocks)
-      ├── leaderboard                     (data version = sha256 of leaderboard.json)
-      │     └── check dump_is_valid       (blocking, ERROR: an invalid dump writes nothing)
-      └── browser_use_telemetry           (per-model medians of the computer-use telemetry)
-
-    job nightly_leaderboard_job = observe votes_dump + leaderboard + browser_use_telemetry
-    schedule nightly_leaderboard: 04:30 UTC, running by default; requests the job only when
-    the dump's data version differs from the one the last leaderboard was built from.
+The leaderboard and the telemetry each record the dump version they read as an
+observation of votes_dump (shell.record_read_version): however they are launched (CLI,
+UI, schedule), their input version is the bytes they rated, so observing the unchanged
+dump later never makes them stale.
 
 (No `from __future__ import annotations` here: Dagster reads the config and resource
 annotations of the decorated functions at definition time.)
 """
 
-import base64
-import hashlib
 import json
-import time
 import warnings
-from pathlib import Path
 from typing import Any, Iterator
 
 import dagster as dg
 from pydantic import Field
 
+from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import (
     ENV_ARTIFACTS,
-    ENV_MEDIA_BUCKET,
     ENV_VOTES_DUMP,
-    RESOURCES,
     ArtifactStoreResource,
-    MediaBucketResource,
     VotesDumpResource,
 )
+from atlas_assets.orchestration.versions import code_version, source_files
 from atlas_assets.ratings import PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
-from atlas_assets.ratings.media import check_recording_media, missing_markdown
 from atlas_assets.ratings.plot import render_leaderboard_png
 from atlas_assets.ratings.report import TOP_N, categories_table, top_table
 from atlas_assets.ratings.source import DumpFiles, dump_data_version, read_header
 from atlas_assets.ratings.telemetry import summarize_telemetry, telemetry_json, telemetry_markdown
 
 GROUP = "arena"
+VOTES_DUMP = dg.AssetKey("votes_dump")
 LEADERBOARD_JSON = "leaderboard.json"
 LEADERBOARD_PNG = "leaderboard.png"
 TELEMETRY_JSON = "browser_use_telemetry.json"
 DUMP_CHECK = "dump_is_valid"
-MEDIA_CHECK = "recording_media_present"
-
-_RATINGS_DIR = Path(__file__).resolve().parents[1] / "ratings"
-
-
-def _source_version(names: list[str]) -> str:
-    """A code version from the engine's own source: a changed engine shows as such in the UI."""
-    digest = hashlib.sha256()
-    for name in sorted(names):
-        path = _RATINGS_DIR / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.is_file() else b"<absent>")
-    return f"{PACKAGE_VERSION}+{digest.hexdigest()[:16]}"
-
 
 # Everything that can change leaderboard.json or its picture; the CLI, the sample generator,
 # media and telemetry cannot.
-_NOT_ENGINE = {"cli.py", "sample.py", "media.py", "telemetry.py", "report.py", "source.py"}
-LEADERBOARD_CODE_VERSION = _source_version(
-    [p.name for p in _RATINGS_DIR.glob("*.py") if p.name not in _NOT_ENGINE]
+LEADERBOARD_CODE_VERSION = code_version(
+    PACKAGE_VERSION,
+    source_files("ratings", exclude=("cli.py", "sample.py", "media.py", "telemetry.py", "report.py", "source.py")),
 )
-TELEMETRY_CODE_VERSION = _source_version(["telemetry.py", "dump.py", "model.py", "errors.py"])
+TELEMETRY_CODE_VERSION = code_version(
+    PACKAGE_VERSION, [p for p in source_files("ratings") if p.name in ("telemetry.py", "dump.py", "model.py", "errors.py")]
+)
 
 
 # --------------------------------------------------------------------------- votes_dump
@@ -153,22 +131,6 @@ class LeaderboardConfig(dg.Config):
             min_votes=self.min_votes,
             style_min_votes=self.style_min_votes,
         )
-
-
-def _progress_logger(context: dg.AssetExecutionContext, every_seconds: float = 15.0):
-    """A `progress(label, done, total)` callback: logs each new stage once, then at most one
-    line every N s (categories are fitted side by side, so stages interleave)."""
-    seen: set[str] = set()
-    state: dict[str, float] = {"at": 0.0}
-
-    def progress(label: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if label not in seen or now - state["at"] >= every_seconds:
-            context.log.debug(f"{label}: {done}/{total}")
-            seen.add(label)
-            state["at"] = now
-
-    return progress
 
 
 def _dump_facts(source: str, battles_sha256: str, votes_sha256: str) -> dict[str, Any]:
@@ -252,7 +214,7 @@ def leaderboard(
         return
     context.log.info(f"rating votes dump {dump.source} with {params}")
     try:
-        data = compute_leaderboard(dump.battles, dump.votes, params, progress=_progress_logger(context))
+        data = compute_leaderboard(dump.battles, dump.votes, params, progress=shell.run_log(context))
     except DumpError as error:
         dump_facts = _dump_facts(dump.source, dump.battles_sha256, dump.votes_sha256)
         # Name the file as configured (an S3 URI), not the local cache copy.
@@ -290,16 +252,13 @@ def leaderboard(
         "style_min_votes": dg.MetadataValue.int(params.style_min_votes),
         "total_votes": dg.MetadataValue.int(sum(int(c["vote_count"]) for c in categories)),
         "categories": dg.MetadataValue.md(categories_table(document)),
-        "plot": dg.MetadataValue.md(
-            "![ratings with 95% bootstrap CIs](data:image/png;base64,"
-            + base64.b64encode(png).decode("ascii")
-            + ")"
-        ),
+        "plot": shell.png_markdown(png, "ratings with 95% bootstrap CIs"),
     }
     for category in categories:
         metadata[f"votes/{category['category']}"] = dg.MetadataValue.int(int(category["vote_count"]))
         metadata[f"top{TOP_N}/{category['category']}"] = dg.MetadataValue.md(top_table(category))
 
+    shell.record_read_version(context, VOTES_DUMP, dump_facts["dump_data_version"], {"source": dump.source})
     yield dg.MaterializeResult(
         data_version=dg.DataVersion(stored.sha256),
         metadata=metadata,
@@ -313,68 +272,6 @@ def leaderboard(
         ],
     )
 
-
-# --------------------------------------------------------------------------- media check
-
-@dg.asset_check(
-    asset=votes_dump,
-    name=MEDIA_CHECK,
-    blocking=False,
-    description=f"""Every recording battle's video_key / trace_key / screenshot_key resolves to an
-object in the platform's artifacts bucket (`{ENV_MEDIA_BUCKET}` = s3://bucket[/prefix]; one
-HeadObject per distinct key). Missing objects are listed by battle id in the metadata and
-the check WARNs; it never blocks or fails the leaderboard (the engine does not read media).
-Unconfigured, it passes with the note "media bucket not configured".""",
-)
-def recording_media_present(
-    context: dg.AssetCheckExecutionContext,
-    votes_dump_source: VotesDumpResource,
-    media_bucket: MediaBucketResource,
-) -> dg.AssetCheckResult:
-    from atlas_assets.ratings.dump import iter_recording_battles
-
-    bucket_uri = media_bucket.resolved_uri()
-    if not bucket_uri:
-        return dg.AssetCheckResult(
-            passed=True,
-            description=f"media bucket not configured (set {ENV_MEDIA_BUCKET}=s3://bucket[/prefix])",
-            metadata={"note": "media bucket not configured"},
-        )
-    dump = votes_dump_source.fetch()
-    report = check_recording_media(iter_recording_battles(dump.battles), bucket_uri)
-    missing_ids = list(report.missing)
-    missing_refs = report.as_dict()["missing"]
-    if report.bucket_error:
-        description = f"media not checked: {report.bucket_error}"
-    elif report.ok:
-        description = f"all {report.objects_checked} media objects of {report.battles_checked} recording battles exist"
-    else:
-        description = (
-            f"{report.missing_count} media objects missing in {len(missing_ids)} of "
-            f"{report.battles_checked} recording battles"
-            + (f"; {len(report.errors)} keys could not be checked" if report.errors else "")
-        )
-    context.log.info(description)
-    return dg.AssetCheckResult(
-        passed=report.ok,
-        severity=dg.AssetCheckSeverity.WARN,
-        description=description,
-        metadata={
-            "bucket": bucket_uri,
-            "dump_data_version": dump.data_version,
-            "recording_battles": dg.MetadataValue.int(report.battles_checked),
-            "objects_checked": dg.MetadataValue.int(report.objects_checked),
-            "missing_objects": dg.MetadataValue.int(report.missing_count),
-            "battles_with_missing_media": dg.MetadataValue.int(len(missing_ids)),
-            # By battle id; capped so a badly broken bucket cannot bloat the event log.
-            "missing_by_battle": dg.MetadataValue.json(
-                {bid: missing_refs[bid] for bid in missing_ids[:200]}
-            ),
-            "missing": dg.MetadataValue.md(missing_markdown(report)),
-            "errors": dg.MetadataValue.json(dict(list(report.errors.items())[:50])),
-            **({"bucket_error": dg.MetadataValue.text(report.bucket_error)} if report.bucket_error else {}),
-        },
-    )
 
 
 # --------------------------------------------------------------------------- telemetry
@@ -403,6 +300,7 @@ def browser_use_telemetry(
     rows = summarize_telemetry(iter_recording_battles(dump.battles))
     stored = artifact_store.store().put_bytes(TELEMETRY_JSON, telemetry_json(rows), content_type="application/json")
     context.log.info(f"{TELEMETRY_JSON} written to {stored.uri} ({len(rows)} models)")
+    shell.record_read_version(context, VOTES_DUMP, dump.data_version, {"source": dump.source})
     return dg.MaterializeResult(
         data_version=dg.DataVersion(stored.sha256),
         metadata={
@@ -414,73 +312,3 @@ def browser_use_telemetry(
             "summary": dg.MetadataValue.md(telemetry_markdown(rows)),
         },
     )
-
-
-# --------------------------------------------------------------------------- nightly
-
-nightly_leaderboard_job = dg.define_asset_job(
-    "nightly_leaderboard_job",
-    selection=dg.AssetSelection.assets("votes_dump", "leaderboard", "browser_use_telemetry"),
-    description="Observe the votes dump, then rebuild leaderboard.json and the telemetry summary "
-    "(with their checks). Requested by the nightly_leaderboard schedule when the dump changed.",
-)
-
-
-def _metadata_value(entry: Any, key: str) -> Any:
-    value = entry.get(key) if entry else None
-    return getattr(value, "value", value)
-
-
-def last_built_dump_version(instance: dg.DagsterInstance) -> str | None:
-    """The dump data version the latest leaderboard.json was computed from (its metadata)."""
-    event = instance.get_latest_materialization_event(dg.AssetKey("leaderboard"))
-    if event is None or event.asset_materialization is None:
-        return None
-    return _metadata_value(event.asset_materialization.metadata, "dump_data_version")
-
-
-def last_rejected_dump_version(instance: dg.DagsterInstance) -> str | None:
-    """The dump data version the latest dump_is_valid evaluation rejected, if it failed."""
-    record = instance.get_latest_asset_check_evaluation_record(
-        dg.AssetCheckKey(dg.AssetKey("leaderboard"), DUMP_CHECK)
-    )
-    if record is None or record.event is None or record.event.dagster_event is None:
-        return None
-    evaluation = record.event.dagster_event.event_specific_data
-    if getattr(evaluation, "passed", True):
-        return None
-    return _metadata_value(getattr(evaluation, "metadata", None), "dump_data_version")
-
-
-@dg.schedule(
-    name="nightly_leaderboard",
-    cron_schedule="30 4 * * *",
-    execution_timezone="UTC",
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-    target=nightly_leaderboard_job,
-    description="""Every day at 04:30 UTC (after the platform's 04:00 export): find the votes
-dump's data version and request nightly_leaderboard_job only if it differs from the one the
-latest leaderboard.json was built from. A dump already rejected by dump_is_valid is not
-retried until it changes. A local dump is hashed in the tick; an S3 dump is not downloaded
-there: unchanged ETags mean the cached digests still hold, changed ones mean a new export,
-which the run fetches. Skipped ticks say why.""",
-)
-def nightly_leaderboard(context: dg.ScheduleEvaluationContext, votes_dump_source: VotesDumpResource):
-    source = votes_dump_source.resolved_source()
-    current = votes_dump_source.peek_version()
-    if current is None:  # an S3 dump whose objects changed since they were last fetched
-        return dg.RunRequest(tags={"atlas/dump_source": source, "atlas/dump_change": "new S3 objects (ETag)"})
-    if last_built_dump_version(context.instance) == current:
-        return dg.SkipReason(f"votes dump unchanged (data version {current}); leaderboard.json is current")
-    if last_rejected_dump_version(context.instance) == current:
-        return dg.SkipReason(f"votes dump unchanged since dump_is_valid rejected it (data version {current})")
-    return dg.RunRequest(tags={"atlas/dump_data_version": current, "atlas/dump_source": source})
-
-
-defs = dg.Definitions(
-    assets=[votes_dump, leaderboard, browser_use_telemetry],
-    asset_checks=[recording_media_present],
-    jobs=[nightly_leaderboard_job],
-    schedules=[nightly_leaderboard],
-    resources=RESOURCES,
-)

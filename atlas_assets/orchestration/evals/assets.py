@@ -1,25 +1,22 @@
-"""Eval runs as Dagster assets: eval_run (engine x workload) and eval_matrix.
+"""Eval runs' assets (group "evals"): evals/workload -> eval_run (engine x workload) -> eval_matrix.
 
 A thin shell over atlas_assets.evals (workloads, engines, runner, matrix).
 
-Graph (group "evals"):
+    evals/workload   partitioned by workload: the workload file as resolved against the corpus;
+                     data version = digest of the workload definition (with its dataset and
+                     errata pins) and the content sha256 of the dataset it reads. Recorded
+                     without a run by the workloads_on_disk sensor (and by eval_run itself);
+                     materializing it re-resolves and verifies the pins.
+    eval_run         partitioned by engine x workload; reads its workload partition only
+                     (MultiToSingleDimensionPartitionMapping), so a changed dataset or workload
+                     makes exactly the runs that read it stale; data version = the run's
+                     scored content (no timestamps, ports or durations)
+    eval_matrix      engine x workload table, eval_matrix.parquet and the heatmap PNG
 
-    datasets/<id> ... ──> eval_run   partitioned by engine x workload (MultiPartitionsDefinition;
-                          │          engines from engines.yaml, workloads from workloads/)
-                          │          data version = sha256 of results.json
-                          │          metadata: accuracy, failures, latency table
-                          └──> eval_matrix   engine x workload table (markdown), eval_matrix.parquet,
-                                             eval_matrix.png; data version = sha256 of the Parquet
-
-eval_run depends on the dataset assets its workloads read, so a new dataset version shows
-its runs as stale (Dagster tracks an unpartitioned parent for every partition, so every
-run shows stale; re-materializing a run whose dataset did not change re-sends nothing:
-its checkpoint's fingerprints still match). A simulator engine is started by the asset
-in-process on 127.0.0.1, so the shipped engines materialize offline.
-
-Concurrency: the asset is in the pool `eval_run` (limit it with `dagster instance
-concurrency set eval_run N`), and dagster.yaml limits runs per unique value of the run
-tag `dagster/partition/engine` -- one engine is never hit by two partition runs at once.
+Concurrency: eval_run is in the pool `eval_run`, and dagster.yaml limits runs per unique
+value of the run tag `dagster/partition/engine`: one engine is never hit by two partition
+runs at once. A simulator engine is started by the asset in-process on 127.0.0.1, so the
+shipped engines materialize offline.
 
 Artifacts (artifact_store): evals/<engine>/<workload>/{results.json, results.json.sha256,
 checkpoint.jsonl}, evals/eval_matrix.parquet, evals/eval_matrix.png. The checkpoint is
@@ -29,7 +26,6 @@ kept in a local work folder (`evals.work_dir`) so an interrupted materialization
 the decorated functions at definition time.)
 """
 
-import hashlib
 from pathlib import Path
 from typing import Any, Optional
 
@@ -37,15 +33,18 @@ import dagster as dg
 import orjson
 from pydantic import Field
 
-from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.corpus import registry
 from atlas_assets.evals import HARNESS_VERSION
 from atlas_assets.evals.engines import EnginesFile, load_engines
 from atlas_assets.evals.matrix import matrix_markdown, matrix_parquet, matrix_png, matrix_rows
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import Workload, load_workloads
-from atlas_assets.orchestration import datasets as dataset_defs
+from atlas_assets.orchestration import shell
+from atlas_assets.orchestration.datasets.assets import CORPUS, CorpusResource, dataset_key
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
+from atlas_assets.orchestration.versions import code_version, source_files
 
 GROUP = "evals"
 ENGINE_DIM, WORKLOAD_DIM = "engine", "workload"
@@ -53,25 +52,19 @@ POOL = "eval_run"
 PREFIX = "evals"
 MATRIX_PARQUET = f"{PREFIX}/eval_matrix.parquet"
 MATRIX_PNG = f"{PREFIX}/eval_matrix.png"
-_PACKAGE_DIR = Path(__file__).resolve().parents[1]
-_EVALS_DIR = _PACKAGE_DIR / "evals"
-_CORPUS_DIR = _PACKAGE_DIR / "corpus"
-
-
-def _code_version(paths: list[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(paths):
-        digest.update(path.relative_to(_PACKAGE_DIR).as_posix().encode() + b"\0" + path.read_bytes())
-    return f"{HARNESS_VERSION}+{digest.hexdigest()[:16]}"
-
+WORKLOAD_KEY = dg.AssetKey([PREFIX, "workload"])
 
 # What can change a run's results: the harness, the scorers and everything they call.
-_SCORING_MODULES = ("extract.py", "parsing.py", "longctx.py", "errata.py", "judge.py", "sandbox*.py", "scorers/*.py", "splice/*.py")
-EVAL_RUN_CODE_VERSION = _code_version(
-    [p for p in _EVALS_DIR.glob("*.py") if p.name not in ("cli.py", "compare.py", "matrix.py")]
-    + [p for pattern in _SCORING_MODULES for p in _CORPUS_DIR.glob(pattern)]
+EVAL_RUN_CODE_VERSION = code_version(
+    HARNESS_VERSION,
+    source_files("evals", exclude=("cli.py", "compare.py", "matrix.py"))
+    + source_files(
+        "corpus",
+        include=("extract.py", "parsing.py", "longctx.py", "errata.py", "judge.py", "sandbox*.py", "scorers/*.py", "splice/*.py"),
+    ),
 )
-EVAL_MATRIX_CODE_VERSION = _code_version([_EVALS_DIR / "matrix.py"])
+EVAL_MATRIX_CODE_VERSION = code_version(HARNESS_VERSION, source_files("evals", include=("matrix.py",)))
+WORKLOAD_CODE_VERSION = code_version(HARNESS_VERSION, source_files("evals", include=("workloads.py",)))
 
 
 class EvalsResource(dg.ConfigurableResource):
@@ -120,22 +113,76 @@ def _failures_md(scores: dict[str, Any] | None, metrics: dict[str, Any], limit: 
     return "\n".join(lines)
 
 
-def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = None) -> dg.Definitions:
+def workload_versions(workloads: dict[str, Workload], datasets_root: Path) -> list[shell.Published]:
+    """Each workload's input version: its definition (dataset and errata pins included) and
+    the content sha256 of the dataset folder it reads (each dataset hashed once)."""
+    content: dict[str, str] = {}
+    items = []
+    for workload_id, workload in sorted(workloads.items()):
+        dataset_id = workload.dataset.id
+        if dataset_id not in content:
+            folder = datasets_root / dataset_id
+            content[dataset_id] = registry.content_sha256(folder, datasets_root) if folder.is_dir() else "missing"
+        version = sha256_json({"workload": workload.model_dump(mode="json"), "dataset_content_sha256": content[dataset_id]})
+        items.append(
+            shell.Published(
+                key=WORKLOAD_KEY,
+                partition=workload_id,
+                data_version=version,
+                code_version=WORKLOAD_CODE_VERSION,
+                facts={
+                    "dataset": dataset_key(dataset_id).to_user_string(),
+                    "dataset_content_sha256": content[dataset_id],
+                    "dataset_pinned_sha256": workload.dataset.sha256,
+                    "kind": workload.kind,
+                },
+            )
+        )
+    return items
+
+
+def build_defs(
+    engines_file: Path | None = None, workloads_dir: Path | None = None, datasets_root: Path | None = None
+) -> dg.Definitions:
     engines = load_engines(engines_file)
     workloads = load_workloads(workloads_dir)
+    corpus = CorpusResource(datasets_root=str(Path(datasets_root).resolve())) if datasets_root else CORPUS
+    workload_partitions = dg.StaticPartitionsDefinition(sorted(workloads))
     partitions = dg.MultiPartitionsDefinition(
-        {
-            ENGINE_DIM: dg.StaticPartitionsDefinition(sorted(engines.engines)),
-            WORKLOAD_DIM: dg.StaticPartitionsDefinition(sorted(workloads)),
-        }
+        {ENGINE_DIM: dg.StaticPartitionsDefinition(sorted(engines.engines)), WORKLOAD_DIM: workload_partitions}
     )
-    dataset_ids = sorted({w.dataset.id for w in workloads.values()})
+
+    @dg.asset(
+        key=WORKLOAD_KEY,
+        group_name=GROUP,
+        partitions_def=workload_partitions,
+        code_version=WORKLOAD_CODE_VERSION,
+        kinds={"yaml"},
+        description="A workload file (workloads/<id>.yaml) resolved against the corpus: its dataset and "
+        "errata pins verified. Data version = digest of the workload definition and the content sha256 "
+        "of the dataset it reads, so a changed workload or dataset makes exactly the eval_run partitions "
+        "that read it stale. Recorded without a run by the workloads_on_disk sensor and by eval_run.",
+    )
+    def workload(context: dg.AssetExecutionContext, evals: EvalsResource, corpus: CorpusResource) -> dg.MaterializeResult:
+        from atlas_assets.evals.config import ConfigError
+        from atlas_assets.evals.workloads import dataset_spec, verify_errata, verify_pin
+
+        loaded = evals.workloads().get(context.partition_key)
+        if loaded is None:
+            raise dg.Failure(f"workload {context.partition_key!r} is no longer defined")
+        try:
+            verify_pin(loaded, dataset_spec(loaded, corpus.root()))
+            verify_errata(loaded, corpus.root())
+        except ConfigError as exc:
+            raise dg.Failure(str(exc), allow_retries=False) from None
+        (item,) = workload_versions({loaded.id: loaded}, corpus.root())
+        return dg.MaterializeResult(data_version=dg.DataVersion(item.data_version), metadata=dict(item.facts or {}))
 
     @dg.asset(
         name="eval_run",
         group_name=GROUP,
         partitions_def=partitions,
-        deps=[dataset_defs.dataset_key(d) for d in dataset_ids],
+        deps=[WORKLOAD_KEY],  # Dagster maps each (engine, workload) partition to its workload partition
         code_version=EVAL_RUN_CODE_VERSION,
         pool=POOL,
         kinds={"json"},
@@ -146,7 +193,7 @@ def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = No
     def eval_run(
         context: dg.AssetExecutionContext,
         evals: EvalsResource,
-        corpus: dataset_defs.CorpusResource,
+        corpus: CorpusResource,
         artifact_store: ArtifactStoreResource,
     ) -> dg.MaterializeResult:
         keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
@@ -155,6 +202,9 @@ def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = No
         workload = evals.workloads().get(workload_id)
         if engine is None or workload is None:
             raise dg.Failure(f"engine {engine_name!r} or workload {workload_id!r} is no longer defined")
+        shell.record_published_inputs(
+            context, workload_versions({workload_id: workload}, corpus.root()), "the workload and dataset bytes eval_run read"
+        )
         run_dir = evals.run_dir(engine_name, workload_id)
         outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root())
         store = artifact_store.store()
@@ -225,14 +275,18 @@ def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = No
         )
 
     return dg.Definitions(
-        assets=[eval_run, eval_matrix],
-        resources={
-            "evals": EVALS,
-            "corpus": dataset_defs.defs.resources["corpus"],
-            "artifact_store": RESOURCES["artifact_store"],
-        },
+        assets=[workload, eval_run, eval_matrix],
+        sensors=[
+            shell.on_disk_sensor(
+                "workloads_on_disk",
+                "Records each workload partition at the version of its bytes (workload definition + the "
+                "content sha256 of its dataset) without a run, so eval_run staleness follows the bytes. "
+                "Never requests a run.",
+                lambda: workload_versions(load_workloads(workloads_dir), corpus.root()),
+            )
+        ],
+        resources={"evals": EVALS, "corpus": corpus, "artifact_store": RESOURCES["artifact_store"]},
     )
 
 
 EVALS = EvalsResource()
-defs = build_defs()

@@ -1,25 +1,18 @@
-"""The eval corpus as Dagster assets: one asset per dataset, plus the corpus index.
+"""The eval corpus's assets: one per dataset, plus the corpus index (group "datasets").
 
 A thin shell over atlas_assets.corpus (registry, validate, rebuild, summary, index).
 
-Graph (group "datasets", keys under the `datasets/` prefix):
+    datasets/<id>       one per folder with a dataset.json
+                        code version = digest of its generator + _gen/_lib.py + declared inputs
+                        data version = the dataset's content sha256 (_lib.content_sha256)
+                        materializing regenerates it into a staging folder, re-verifies every
+                        row and file, and writes datasets/<id>/ only when valid and not a
+                        change to a published dataset (checks `valid`, `immutable`: blocking)
+    datasets/index      datasets/README.md's index after the corpus-wide rules (check
+                        `corpus_valid`: blocking); runs after every dataset
 
-    datasets/<id>            one per folder with a dataset.json
-      code_version = sha256 of its generator + _gen/_lib.py + declared inputs
-      data version = the dataset's content sha256 (_lib.content_sha256 of its folder)
-      materializing regenerates it into a staging folder, re-verifies every row and
-      referenced file, and writes it into datasets/<id>/ only when valid and not a change
-      to a published dataset
-      ├── check valid        (blocking, ERROR: schema/answers/haystack sha256 problems)
-      └── check immutable    (blocking, ERROR: published in _gen/published.lock.json and
-                              regenerated to different bytes -> publish a new -vN id)
-    datasets/index           datasets/README.md index + corpus-wide rules (unique text,
-                             budget, lock, rules self-test); runs only after every dataset
-      └── check corpus_valid (blocking, ERROR)
-
-Materializing the whole group (UI "Materialize all", or
-`dagster asset materialize -m atlas_assets --select 'group:datasets'`) regenerates and
-re-verifies the corpus.
+A published dataset whose bytes match published.lock.json is recorded at its content
+version without a run (sensors.py), so a fresh instance shows the corpus as current.
 """
 
 
@@ -33,6 +26,7 @@ from pydantic import Field
 
 from atlas_assets.corpus import index as corpus_index
 from atlas_assets.corpus import cards, rebuild, registry, summary, validate
+from atlas_assets.orchestration.versions import code_version, source_files
 
 GROUP = "datasets"
 PREFIX = "datasets"
@@ -41,7 +35,6 @@ VALID_CHECK = "valid"
 IMMUTABLE_CHECK = "immutable"
 CORPUS_CHECK = "corpus_valid"
 INDEX_KEY = dg.AssetKey([PREFIX, "index"])
-_CORPUS_DIR = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def default_root() -> Path:
@@ -58,6 +51,9 @@ class CorpusResource(dg.ConfigurableResource):
         return Path(self.datasets_root).resolve() if self.datasets_root else default_root()
 
 
+CORPUS = CorpusResource()  # unset: $ATLAS_DATASETS or <repo>/datasets, read at each use
+
+
 def dataset_key(dataset_id: str) -> dg.AssetKey:
     return dg.AssetKey([PREFIX, dataset_id])
 
@@ -69,6 +65,10 @@ def _problems_md(problems: list[validate.Problem], limit: int = 40) -> str:
     return "\n".join(lines) or "none"
 
 
+def dataset_code_version(spec: registry.DatasetSpec) -> str:
+    return code_version("generator", registry.generator_files(spec), base=spec.root)
+
+
 def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
     key = dataset_key(spec.id)
     description = spec.card.get("description", "") + f"\n\nGenerator: datasets/{(spec.card.get('provenance') or {}).get('generator')}"
@@ -76,7 +76,7 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
     @dg.asset(
         key=key,
         group_name=GROUP,
-        code_version=registry.code_version(spec),
+        code_version=dataset_code_version(spec),
         description=description,
         kinds={"jsonl"},
         tags={"dataset_kind": spec.kind or "unknown"},
@@ -148,11 +148,7 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
     return _dataset
 
 
-def _index_code_version() -> str:
-    digest = hashlib.sha256()
-    for name in ("index.py", "validate.py", "registry.py"):
-        digest.update((_CORPUS_DIR / name).read_bytes())
-    return digest.hexdigest()
+INDEX_CODE_VERSION = code_version("index", source_files("corpus", include=("index.py", "validate.py", "registry.py")))
 
 
 def make_index_asset(specs: list[registry.DatasetSpec]) -> dg.AssetsDefinition:
@@ -160,7 +156,7 @@ def make_index_asset(specs: list[registry.DatasetSpec]) -> dg.AssetsDefinition:
         key=INDEX_KEY,
         group_name=GROUP,
         deps=[dataset_key(s.id) for s in specs],
-        code_version=_index_code_version(),
+        code_version=INDEX_CODE_VERSION,
         description="datasets/README.md's corpus index, after the corpus-wide rules: unique text, 25 MB budget, lock, rules self-test.",
         kinds={"markdown"},
         check_specs=[dg.AssetCheckSpec(CORPUS_CHECK, asset=INDEX_KEY, blocking=True, description="corpus-wide rules pass")],
@@ -197,15 +193,3 @@ def make_index_asset(specs: list[registry.DatasetSpec]) -> dg.AssetsDefinition:
         )
 
     return _index
-
-
-def build_defs(root: Path | None = None) -> dg.Definitions:
-    """Definitions for the corpus under `root` (default $ATLAS_DATASETS or <repo>/datasets)."""
-    root = Path(root).resolve() if root else default_root()
-    specs = registry.discover(root) if root.is_dir() else []
-    assets = [make_dataset_asset(spec) for spec in specs]
-    assets.append(make_index_asset(specs))
-    return dg.Definitions(assets=assets, resources={"corpus": CorpusResource(datasets_root=str(root))})
-
-
-defs = build_defs()

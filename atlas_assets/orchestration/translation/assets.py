@@ -1,14 +1,15 @@
-"""Translation evaluation as Dagster assets (a thin shell over atlas_assets.translation).
+"""Translation evaluation's assets (group "translation", keys under `translation/`).
 
-Graph (group "translation", keys under `translation/`):
+A thin shell over atlas_assets.translation.
 
-    translation/corpus/<id>   one per corpus file in the translation folder (observable
-                              source asset: data version = sha256 of the file's bytes;
-                              observing it validates the file)
-      └──> translation/translation_run   partitioned engine × corpus (engines.yaml ×
-             corpus ids); writes the run card (data version = its sha256); stale when the
-             corpus's sha256 changes (a new observation)
-             └──> translation/leaderboard   per-corpus table of engines by chrF++ (metadata)
+    translation/corpus            partitioned by corpus id: one corpus file of the translation
+                                  folder, validated; data version = sha256 of its bytes.
+                                  Recorded without a run by the translation_corpora_on_disk
+                                  sensor (and by translation_run); materializing re-validates.
+    translation/translation_run   partitioned engine x corpus; reads its corpus partition only
+                                  (MultiToSingleDimensionPartitionMapping); data version = the
+                                  run card's scored content
+    translation/leaderboard       per corpus, engines ranked by chrF++ with each signature
 
 Artifacts (artifact_store): translation/<engine>/<corpus id>/{run_card.json,
 run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<corpus id>.
@@ -25,7 +26,9 @@ from pydantic import Field
 
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.evals.engines import load_engines
+from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
+from atlas_assets.orchestration.versions import code_version, source_files
 from atlas_assets.translation import corpora
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
 from atlas_assets.translation.schema import CorpusError, LoadedCorpus, validate_file
@@ -33,15 +36,9 @@ from atlas_assets.translation.schema import CorpusError, LoadedCorpus, validate_
 GROUP = "translation"
 PREFIX = "translation"
 ENGINE_DIM, CORPUS_DIM = "engine", "corpus"
-_PKG = Path(__file__).resolve().parents[1] / "translation"
-
-
-def _code_version() -> str:
-    return sha256_bytes(b"".join((_PKG / name).read_bytes() for name in ("schema.py", "prompt.py", "scoring.py", "runs.py")))[:16]
-
-
-def corpus_key(corpus_id: str) -> dg.AssetKey:
-    return dg.AssetKey([PREFIX, "corpus", corpus_id])
+CORPUS_KEY = dg.AssetKey([PREFIX, "corpus"])
+CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "prompt.py", "scoring.py", "runs.py")))
+CORPUS_CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py",)))
 
 
 class TranslationResource(dg.ConfigurableResource):
@@ -77,38 +74,51 @@ def _corpus_ids(root: Optional[Path]) -> list[str]:
     return sorted(set(ids))
 
 
+def corpus_versions(corpora: dict[str, LoadedCorpus]) -> list[shell.Published]:
+    """Each valid corpus file at the sha256 of its bytes."""
+    return [
+        shell.Published(
+            key=CORPUS_KEY,
+            partition=corpus_id,
+            data_version=loaded.sha256,
+            code_version=CORPUS_CODE_VERSION,
+            facts={"path": str(loaded.path), "version": loaded.version, "entries": len(loaded.corpus.entries)},
+        )
+        for corpus_id, loaded in sorted(corpora.items())
+    ]
+
+
 def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] = None) -> dg.Definitions:
     engines = sorted(load_engines(engines_file).engines)
     corpus_ids = _corpus_ids(corpora_dir) or ["none"]
-    code_version = _code_version()
     resource = TranslationResource(
         corpora_dir=str(corpora_dir) if corpora_dir else None, engines_file=str(engines_file) if engines_file else None
     )
+    corpus_partitions = dg.StaticPartitionsDefinition(corpus_ids)
+    partitions = dg.MultiPartitionsDefinition({ENGINE_DIM: dg.StaticPartitionsDefinition(engines), CORPUS_DIM: corpus_partitions})
 
-    def make_source(corpus_id: str) -> dg.SourceAsset:
-        @dg.observable_source_asset(key=corpus_key(corpus_id), group_name=GROUP, description=f"Translation corpus {corpus_id}: data version = sha256 of its file.")
-        def _observe(context, translation: TranslationResource) -> dg.ObserveResult:
-            loaded = translation.valid_corpora().get(corpus_id)
-            if loaded is None:
-                raise dg.Failure(f"translation corpus {corpus_id} is missing or invalid (run `atlas translation validate`)")
-            return dg.ObserveResult(
-                data_version=dg.DataVersion(loaded.sha256),
-                metadata={"path": dg.MetadataValue.path(str(loaded.path)), "version": loaded.version, "entries": len(loaded.corpus.entries)},
-            )
-
-        return _observe
-
-    sources = [make_source(c) for c in corpus_ids]
-    partitions = dg.MultiPartitionsDefinition(
-        {ENGINE_DIM: dg.StaticPartitionsDefinition(engines), CORPUS_DIM: dg.StaticPartitionsDefinition(corpus_ids)}
+    @dg.asset(
+        key=CORPUS_KEY,
+        group_name=GROUP,
+        partitions_def=corpus_partitions,
+        code_version=CORPUS_CODE_VERSION,
+        kinds={"json"},
+        description="A translation corpus file, validated (`atlas translation validate`). Data version = "
+        "sha256 of its bytes, so a changed file makes exactly its translation runs stale.",
     )
+    def corpus(context: dg.AssetExecutionContext, translation: TranslationResource) -> dg.MaterializeResult:
+        loaded = translation.valid_corpora().get(context.partition_key)
+        if loaded is None:
+            raise dg.Failure(f"translation corpus {context.partition_key} is missing or invalid (run `atlas translation validate`)")
+        (item,) = corpus_versions({context.partition_key: loaded})
+        return dg.MaterializeResult(data_version=dg.DataVersion(item.data_version), metadata=dict(item.facts or {}))
 
     @dg.asset(
         key=dg.AssetKey([PREFIX, "translation_run"]),
         group_name=GROUP,
         partitions_def=partitions,
-        deps=[corpus_key(c) for c in corpus_ids],
-        code_version=code_version,
+        deps=[CORPUS_KEY],  # Dagster maps each (engine, corpus) partition to its corpus partition
+        code_version=CODE_VERSION,
         kinds={"json"},
         description="One translation corpus through one engine: the run card (scores with sacreBLEU signatures, "
         "breakdowns, per-entry outputs). Data version = sha256 of run_card.json.",
@@ -117,9 +127,11 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
         engine_name, corpus_id = keys[ENGINE_DIM], keys[CORPUS_DIM]
         engine = load_engines(translation.engines_file).engines.get(engine_name)
-        path = translation.corpus_paths().get(corpus_id)
-        if engine is None or path is None:
+        loaded = translation.valid_corpora().get(corpus_id)
+        if engine is None or loaded is None:
             raise dg.Failure(f"engine {engine_name!r} or corpus {corpus_id!r} is not defined (or the corpus is invalid)")
+        shell.record_published_inputs(context, corpus_versions({corpus_id: loaded}), "the corpus bytes translation_run read")
+        path = loaded.path
         run_dir = translation.run_dir(engine_name, corpus_id)
         try:
             outcome = run_translation(path, engine, run_dir)
@@ -151,7 +163,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         key=dg.AssetKey([PREFIX, "leaderboard"]),
         group_name=GROUP,
         deps=[translation_run],
-        code_version=code_version,
+        code_version=CODE_VERSION,
         kinds={"markdown"},
         description="Per corpus, the engines' stored run cards ranked by chrF++ (markdown in metadata).",
     )
@@ -181,9 +193,15 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         )
 
     return dg.Definitions(
-        assets=[*sources, translation_run, translation_leaderboard],
+        assets=[corpus, translation_run, translation_leaderboard],
+        sensors=[
+            shell.on_disk_sensor(
+                "translation_corpora_on_disk",
+                "Records each valid translation corpus partition at the sha256 of its file without a run, "
+                "so translation_run staleness follows the bytes. Never requests a run.",
+                lambda: corpus_versions(resource.valid_corpora()),
+            )
+        ],
         resources={"translation": resource, "artifact_store": RESOURCES["artifact_store"]},
     )
 
-
-defs = build_defs()

@@ -50,20 +50,21 @@ import importlib
 import inspect
 import json
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
-import yaml
 
-from atlas_assets.core.hashing import sha256_bytes, sha256_file, sha256_json
+from atlas_assets.core.hashing import sha256_file, sha256_json
 from atlas_assets.core.storage import ArtifactStore
-from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource
+from atlas_assets.orchestration.resources import ArtifactStoreResource
+from atlas_assets.orchestration.versions import code_version
 from autobench import files
 from autobench.benchmark import dataset_path, run_benchmark
 from autobench.generation import GenerationResult, generate_dataset_sync, output_paths
 from autobench.models import ReviewStatus
-from autobench.project import GenerationEntry, load_project, project_path
+from autobench.project import GenerationEntry
 
 GROUP = "autobench"
 PREFIX = "autobench"
@@ -74,6 +75,13 @@ REQUEST_KEY = dg.AssetKey([PREFIX, "generation_request"])
 BATCH_KEY = dg.AssetKey([PREFIX, "generated_batch"])
 MANIFEST_KEY = dg.AssetKey([PREFIX, "review_manifest"])
 DATASET_KEY = dg.AssetKey([PREFIX, "dataset"])
+
+_AUTOBENCH_DIR = Path(__file__).resolve().parents[3] / "autobench"
+REVIEW_CODE_VERSION = code_version("autobench", [_AUTOBENCH_DIR / "generation.py", _AUTOBENCH_DIR / "models.py", _AUTOBENCH_DIR / "files.py"], base=_AUTOBENCH_DIR)
+DATASET_CODE_VERSION = REVIEW_CODE_VERSION
+BENCHMARK_CODE_VERSION = code_version(
+    "autobench", [p for p in _AUTOBENCH_DIR.glob("*.py") if p.name not in ("cli.py", "project.py", "schemas.py")], base=_AUTOBENCH_DIR
+)
 
 
 # --- store layout ------------------------------------------------------------------------
@@ -109,17 +117,16 @@ def load_result(store: ArtifactStore, gid: str) -> GenerationResult:
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _module_source_hash(spec: str) -> str:
-    module_name = spec.split(":", 1)[0]
+def _generator_file(spec: str) -> Path:
+    """The source file of a `module:function` generator (absent when it cannot be imported)."""
     try:
-        return sha256_bytes(inspect.getsource(importlib.import_module(module_name)).encode())
+        return Path(inspect.getsourcefile(importlib.import_module(spec.split(":", 1)[0])) or spec)
     except (ImportError, OSError, TypeError):
-        return "unknown-" + sha256_bytes(spec.encode())
+        return Path(f"<unimportable {spec}>")
 
 
 def generators_code_version(generations: dict[str, GenerationEntry]) -> str:
-    parts = {gid: [entry.generator, _module_source_hash(entry.generator)] for gid, entry in sorted(generations.items())}
-    return sha256_json(parts)[:16]
+    return code_version("generators", [_generator_file(entry.generator) for entry in generations.values()])
 
 
 def sync_request_partitions(instance: dg.DagsterInstance, generations: dict[str, GenerationEntry]) -> tuple[list[str], list[str]]:
@@ -173,8 +180,16 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
             raise dg.Failure(f"no generation {gid!r} in the project file (have {', '.join(generations) or 'none'})")
         return generations[gid]
 
-    @dg.observable_source_asset(key=REQUEST_KEY, group_name=GROUP, partitions_def=partitions_def,
-                                description="The generation request YAML of each generation (one partition per request).")
+    with warnings.catch_warnings():
+        # observable_source_asset is beta in Dagster 1.13 (pinned); it is the documented way to give
+        # an external input a data version per partition, which is what a request file is.
+        warnings.simplefilter("ignore", category=dg.BetaWarning)
+        observe_requests = dg.observable_source_asset(
+            key=REQUEST_KEY, group_name=GROUP, partitions_def=partitions_def,
+            description="The generation request YAML of each generation (one partition per request).",
+        )
+
+    @observe_requests
     def generation_request(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
         sync_request_partitions(context.instance, generations)
         versions = {}
@@ -211,7 +226,7 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         )
 
     @dg.asset(key=MANIFEST_KEY, deps=[BATCH_KEY], group_name=GROUP, partitions_def=partitions_def,
-              code_version="autobench-review-0.3.0",
+              code_version=REVIEW_CODE_VERSION,
               description="The review projection of the batch (all three states, rejections explained).")
     def review_manifest(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         gid = context.partition_key
@@ -222,17 +237,8 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         version = sha256_json([r.model_dump(mode="json") for r in result.records])
         return dg.MaterializeResult(data_version=dg.DataVersion(version), metadata={**result.review_counts, "sha256": version, "uri": stored.uri})
 
-    @dg.asset_check(asset=MANIFEST_KEY, name="review_projection", blocking=True, partitions_def=partitions_def,
-                    description="The stored manifest's rejected cases are absent from the dataset and explained.")
-    def review_projection(context: dg.AssetCheckExecutionContext, artifact_store: ArtifactStoreResource) -> dg.AssetCheckResult:
-        gid = context.partition_key
-        store = artifact_store.store()
-        problems = review_problems(yaml.safe_load(store.get_bytes(manifest_path(gid))), load_result(store, gid))
-        return dg.AssetCheckResult(passed=not problems, severity=dg.AssetCheckSeverity.ERROR,
-                                   metadata={"problems": "\n".join(problems) or "none"})
-
     @dg.asset(key=DATASET_KEY, deps=[MANIFEST_KEY, BATCH_KEY], group_name=GROUP, partitions_def=partitions_def,
-              code_version="autobench-dataset-0.3.0",
+              code_version=DATASET_CODE_VERSION,
               description="The published generated dataset (dataset YAML + its checked manifest).")
     def dataset(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         gid, entry = context.partition_key, entry_of(context)
@@ -250,7 +256,7 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
             metadata={"sha256": result.dataset_sha256, "uri": stored.uri, "cases": len(result.published_cases)},
         )
 
-    return [generation_request, generated_batch, review_manifest, review_projection, dataset]
+    return [generation_request, generated_batch, review_manifest, dataset]
 
 
 # --- benchmark assets ----------------------------------------------------------------------
@@ -268,7 +274,7 @@ def _benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, out
         [dg.AssetDep(DATASET_KEY, partition_mapping=dg.SpecificPartitionsPartitionMapping([generated[0]]))] if generated else []
     )
 
-    @dg.asset(key=dg.AssetKey([PREFIX, "benchmark", name]), deps=deps, group_name=GROUP, code_version="autobench-run-0.3.0",
+    @dg.asset(key=dg.AssetKey([PREFIX, "benchmark", name]), deps=deps, group_name=GROUP, code_version=BENCHMARK_CODE_VERSION,
               description=f"Every case x variant of benchmark {name} ({bench_file.name}); reads the published dataset, never generates.")
     def benchmark_run(artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
@@ -298,43 +304,3 @@ def _benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, out
         return dg.MaterializeResult(data_version=dg.DataVersion(summary.sha256), metadata={**meta, "sha256": summary.sha256, "uri": summary.uri})
 
     return benchmark_run
-
-
-# --- definitions ---------------------------------------------------------------------------
-
-
-def make_partitions_sensor(project: Path | None) -> dg.SensorDefinition:
-    @dg.sensor(name="autobench_generation_requests", minimum_interval_seconds=60,
-               default_status=dg.DefaultSensorStatus.RUNNING,
-               description="Keeps the autobench generation-request partitions equal to the project file's "
-                           "generations. Adds/removes partitions only: it never requests a run.")
-    def autobench_generation_requests(context: dg.SensorEvaluationContext) -> dg.SensorResult:
-        _, doc = load_project(project)
-        existing = set(context.instance.get_dynamic_partitions(PARTITIONS_NAME))
-        wanted = set(doc.generations)
-        requests = []
-        if wanted - existing:
-            requests.append(partitions_def.build_add_request(sorted(wanted - existing)))
-        if existing - wanted:
-            requests.append(partitions_def.build_delete_request(sorted(existing - wanted)))
-        return dg.SensorResult(dynamic_partitions_requests=requests)
-
-    return autobench_generation_requests
-
-
-def build_defs(project: Path | None = None) -> dg.Definitions:
-    project = project or project_path()
-    base, doc = load_project(project)
-    assets: list = make_generation_assets(dict(doc.generations), base) if doc.generations else []
-    outputs = {(base / entry.output).resolve(): (gid, entry) for gid, entry in doc.generations.items()}
-    for rel in doc.benchmarks:
-        assets.extend(make_benchmark_assets(base / rel, outputs))
-    checks = [a for a in assets if isinstance(a, dg.AssetChecksDefinition)]
-    others = [a for a in assets if not isinstance(a, dg.AssetChecksDefinition)]
-    return dg.Definitions(
-        assets=others, asset_checks=checks, sensors=[make_partitions_sensor(project)],
-        resources={"artifact_store": RESOURCES["artifact_store"]},
-    )
-
-
-defs = build_defs()
