@@ -7,18 +7,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARTIFACTS ?= $(CURDIR)/artifacts
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
+# The CLI's own notices that `dg` commands supersede these (our commands are the documented ones).
+export PYTHONWARNINGS := ignore:Function `asset_materialize_command` is superseded,ignore:Function `dev_command` is superseded
 
 .PHONY: leaderboard test dev bench lock clean
 
 leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults
-	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard
+	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard -c deploy/leaderboard.run.yaml
 	@echo "leaderboard.json written to $${ATLAS_ARTIFACTS:-$(ARTIFACTS)}/leaderboard.json"
 
 test: $(VENV)/.installed ## the whole test suite
 	$(BIN)/python -m pytest -n 2 -q
 
 dev: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## the Dagster UI on http://127.0.0.1:3000
-	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1 -p 3000
+	$(BIN)/python -m atlas_assets.orchestration.record_inputs
+	cd $(DAGSTER_HOME) && $(CURDIR)/$(BIN)/dagster dev -w $(CURDIR)/workspace.yaml -h 127.0.0.1 -p 3000
 
 bench: $(VENV)/.installed ## leaderboard benchmark (100k, 1M, 5M votes) against arena-rank
 	$(BIN)/python bench/leaderboard_bench.py
@@ -29,9 +32,11 @@ $(VENV)/.installed: requirements-lock.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
+# A link, not a copy: the instance always reads the checked-in dagster.yaml. `make dev` runs
+# from $(DAGSTER_HOME) so Dagster does not warn that ./dagster.yaml "will not be used".
 $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 	mkdir -p $(DAGSTER_HOME)
-	cp dagster.yaml $@
+	ln -sf ../dagster.yaml $@
 
 lock: ## re-resolve requirements-lock.txt from pyproject.toml in a fresh venv
 	rm -rf .venv-lock
