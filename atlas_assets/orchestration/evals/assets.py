@@ -260,11 +260,13 @@ def build_defs(
                     cells.append((engine, workload, orjson.loads(data), sha256_bytes(data)))
         rows = matrix_rows(cells)
         parquet = store.put_bytes(MATRIX_PARQUET, matrix_parquet(rows), "application/vnd.apache.parquet")
-        png = store.put_bytes(MATRIX_PNG, matrix_png(rows, engine_names, workload_ids), "image/png")
+        picture = matrix_png(rows, engine_names, workload_ids)
+        png = store.put_bytes(MATRIX_PNG, picture, "image/png")
         context.log.info(f"{len(rows)} of {len(engine_names) * len(workload_ids)} engine x workload runs found")
         return dg.MaterializeResult(
             data_version=dg.DataVersion(parquet.sha256),
             metadata={
+                "heatmap": shell.png_markdown(picture, "engine x workload heatmap"),
                 "matrix": dg.MetadataValue.md(matrix_markdown(rows, engine_names, workload_ids)),
                 "runs": dg.MetadataValue.int(len(rows)),
                 "parquet": dg.MetadataValue.path(parquet.uri),
