@@ -5,13 +5,17 @@ knows where it goes (a Dagster run log, stderr). `ProgressLog` sits between them
 emits the first line of every stage at once, then at most one line per `every_seconds`,
 and always the final line of a stage (done == total), so a log shows work starting,
 moving and ending without flooding. Thread-safe: stages fitted side by side share it.
+
+`Counts` holds the live counters of a run over rows or segments (read by a CLI's bar)
+and says them as one line: `done/total unit (failed, resumed) · score · rate · ETA`.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar
 
 
 def eta_seconds(done: int, total: int, rate_per_second: float) -> float | None:
@@ -51,8 +55,11 @@ class ProgressLog:
         self._last: float | None = None
         self._stages: set[str] = set()
 
-    def log(self, stage: str, line: str, final: bool = False) -> bool:
-        """Emit `line` if it opens or closes `stage` or the interval has passed; True if emitted."""
+    def log(self, stage: str, line: str | Callable[[], str], final: bool = False) -> bool:
+        """Emit `line` if it opens or closes `stage` or the interval has passed; True if emitted.
+
+        `line` may be a function building it: called only when the line is emitted, so a
+        caller can log after every row without formatting (or scoring) every time."""
         with self._lock:
             now = self._clock()
             due = self._last is None or now - self._last >= self._every
@@ -60,5 +67,59 @@ class ProgressLog:
                 return False
             self._stages.add(stage)
             self._last = now
-        self._emit(line)
+        self._emit(line() if callable(line) else line)
         return True
+
+
+@dataclass
+class Counts:
+    """Live counters of a run: `done` includes the `resumed` items (recorded by an earlier
+    session, not sent now); the rate counts only what this session sent. Subclasses name
+    their `unit` and `rate_unit` and may say a score so far (`score_text`)."""
+
+    unit: ClassVar[str] = "items"
+    rate_unit: ClassVar[str] = "items/s"
+
+    total: int = 0
+    resumed: int = 0
+    done: int = 0
+    failed: int = 0
+    started: float | None = None  # clock() when sending began (None: at creation)
+    clock: Callable[[], float] = field(default=time.perf_counter, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.started is None:
+            self.started = self.clock()
+
+    def start(self) -> None:
+        self.started = self.clock()
+
+    @property
+    def elapsed(self) -> float:
+        return self.clock() - (self.started or 0.0)
+
+    @property
+    def rate(self) -> float:
+        elapsed = self.elapsed
+        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+
+    def score_text(self, final: bool) -> str | None:
+        return None
+
+    def line(self, label: str, final: bool = False, score: str | None = None) -> str:
+        """`label: 120/328 rows (3 failed, 40 resumed) · score · 14.3 req/s · ETA 16 s`; the
+        rate and ETA once this session has sent something; a final line says how it ended.
+        `score` defaults to `score_text(final)`."""
+        parts = [f"{label}: {self.done}/{self.total} {self.unit} ({self.failed} failed, {self.resumed} resumed)"]
+        score = score if score is not None else self.score_text(final)
+        if score:
+            parts.append(score)
+        rate = self.rate
+        if self.done > self.resumed:
+            parts.append(f"{rate:.1f} {self.rate_unit}")
+        if final:
+            took = format_duration(self.elapsed)
+            parts.append(f"done in {took}" if self.done >= self.total else f"stopped after {took}: run again to resume")
+        elif self.done > self.resumed:
+            parts.append(f"ETA {format_duration(eta_seconds(self.done, self.total, rate))}")
+        return " · ".join(parts)
