@@ -14,7 +14,9 @@ carrying the matrix identity -- dataset sha256, variant name, variant config sha
 id and case sha256. A rerun skips cells already recorded under the same identity, so an
 interrupted run resumes; a changed dataset or variant config starts new cells. The
 comparison table (pass rate, mean score, mean latency per variant) is printed and
-written atomically to `summary.json`.
+written atomically to `summary.json`, with `content_sha256`: the digest of the scored
+cells only (not latencies, error texts or row order), so a re-run that scores the same
+keeps it. `benchmark_facts(summary)` is what a reader wants first of a summary.
 """
 
 from __future__ import annotations
@@ -31,9 +33,14 @@ from typing import Any, Iterable, Mapping, Sequence, TextIO
 from urllib.parse import unquote, urlparse
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.hashing import sha256_json
+from atlas_assets.core.markdown import cell as md_cell
+from atlas_assets.core.markdown import table as md_table
+from atlas_assets.core.progress import ProgressLog
 from autobench import files
 from autobench.models import Case
+from autobench.progress import BenchmarkCounts
 
 
 class BenchmarkError(ValueError):
@@ -112,19 +119,27 @@ async def _call(fn: Any, case: Case, config: Mapping[str, Any]) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
-async def _run_cells(name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: TextIO | None) -> None:
-    done = {_cell_key(r) for r in _read_results(results)}
+async def _run_cells(
+    name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: ProgressLog | None
+) -> None:
+    recorded = {_cell_key(r): r for r in _read_results(results)}
+    counts = BenchmarkCounts(total=len(spec.variants) * len(dataset.cases))
     todo = []
     for variant, config in spec.variants.items():
         vsha = variant_sha256(config)
         for case in dataset.cases:
             meta = case.metadata.get("generation")
             csha = (meta.get("case_sha256") if isinstance(meta, dict) else None) or files.case_sha256(case)
-            key = (dataset.sha256, variant, vsha, case.id, csha)
-            if key not in done:
+            row = recorded.get((dataset.sha256, variant, vsha, case.id, csha))
+            if row is None:
                 todo.append((variant, config, vsha, case, csha))
-    if progress is not None and len(todo) < len(spec.variants) * len(dataset.cases):
-        print(f"{name}: resuming, {len(spec.variants) * len(dataset.cases) - len(todo)} cells already recorded", file=progress)
+            else:
+                counts.count(bool(row["passed"]), row["error"] is not None)
+    counts.resumed = counts.done
+    if progress is not None:
+        matrix = f"{len(spec.variants)} variants x {len(dataset.cases)} cases, concurrency {spec.run.concurrency}"
+        start = f"resuming, {counts.resumed} cells already recorded, {len(todo)} to run" if counts.resumed else f"{len(todo)} cells to run"
+        progress.log("start", f"{name}: {start} ({matrix})", final=True)
     results.parent.mkdir(parents=True, exist_ok=True)
     lock = asyncio.Lock()
     semaphore = asyncio.Semaphore(spec.run.concurrency)
@@ -148,16 +163,36 @@ async def _run_cells(name: str, spec: files.BenchmarkSpec, dataset: files.Datase
                 sink.write(line)
                 sink.flush()
                 os.fsync(sink.fileno())
+                counts.count(passed, error is not None)
+            if progress is not None:
+                progress.log("cells", lambda: counts.line(name))
 
-        await asyncio.gather(*(cell(*item) for item in todo))
+        counts.start()
+        try:
+            await asyncio.gather(*(cell(*item) for item in todo))
+        finally:
+            if progress is not None:
+                progress.log("cells", counts.line(name, final=True), final=True)
+
+
+def _matrix_rows(
+    rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str
+) -> dict[tuple[str, str], list[Mapping[str, Any]]]:
+    """The rows of each (variant, config sha256) of the spec on this dataset, in file order;
+    rows of other datasets or configs (an earlier experiment in the same file) are left out."""
+    matrix: dict[tuple[str, str], list[Mapping[str, Any]]] = {
+        (variant, variant_sha256(config)): [] for variant, config in spec.variants.items()
+    }
+    for row in rows:
+        mine = matrix.get((row["variant"], row["variant_config_sha256"]))
+        if mine is not None and row["dataset_sha256"] == dataset_sha:
+            mine.append(row)
+    return matrix
 
 
 def summarize(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str) -> list[VariantSummary]:
     out = []
-    rows = list(rows)
-    for variant, config in spec.variants.items():
-        vsha = variant_sha256(config)
-        mine = [r for r in rows if r["dataset_sha256"] == dataset_sha and r["variant"] == variant and r["variant_config_sha256"] == vsha]
+    for (variant, vsha), mine in _matrix_rows(rows, spec, dataset_sha).items():
         n = len(mine)
         out.append(
             VariantSummary(
@@ -166,6 +201,47 @@ def summarize(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, data
             )
         )
     return out
+
+
+def content_sha256(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str) -> str:
+    """The digest of what a run scored: the dataset, each variant's config and, per cell,
+    its identity, output, passed, score and whether it raised -- not latencies, error texts
+    (they may carry durations or addresses) or the order concurrent cells finished in. A
+    re-run that scores the same (a no-op resume, or a fresh run of a deterministic task)
+    keeps it; it is the benchmark's data version."""
+    matrix = _matrix_rows(rows, spec, dataset_sha)
+    cells = sorted(
+        (
+            {"variant": r["variant"], "variant_config_sha256": r["variant_config_sha256"], "case_id": r["case_id"],
+             "case_sha256": r["case_sha256"], "output": r["output"], "passed": r["passed"], "score": r["score"],
+             "errored": r["error"] is not None}
+            for mine in matrix.values() for r in mine
+        ),
+        key=lambda c: (c["variant"], c["variant_config_sha256"], c["case_id"], c["case_sha256"]),
+    )
+    return sha256_json({"dataset_sha256": dataset_sha, "variants": [list(identity) for identity in matrix], "cells": cells})
+
+
+def benchmark_facts(summary: Mapping[str, Any]) -> list[Fact]:
+    """A summary.json as facts: pass rate and mean score per variant first, then the table
+    (cases, errors, latency), the dataset and the content digest."""
+    variants = summary["variants"]
+    facts = [
+        fact(f"{v['variant']}.{key}", float(v[key])) for v in variants for key in ("pass_rate", "mean_score") if v[key] is not None
+    ]
+    rows = [
+        [md_cell(v["variant"]), str(v["cases"]), "-" if v["pass_rate"] is None else f"{v['pass_rate']:.1%}",
+         "-" if v["mean_score"] is None else f"{v['mean_score']:.3f}", str(v["errors"]),
+         "-" if v["mean_latency_s"] is None else f"{v['mean_latency_s'] * 1000:.1f}"]
+        for v in variants
+    ]
+    dataset = summary["dataset"]
+    return facts + [
+        fact("variants", md_table(["variant", "cases", "pass rate", "mean score", "errors", "latency ms"], rows, "lrrrrr"), "md"),
+        fact("dataset", f"{dataset['id']}@{dataset['version']}"),
+        fact("dataset_sha256", dataset["sha256"]),
+        fact("content_sha256", summary["content_sha256"]),
+    ]
 
 
 def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[VariantSummary]) -> str:
@@ -180,20 +256,23 @@ def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[Vari
 
 
 def run_benchmark(
-    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None, progress: TextIO | None = None,
-    dataset: files.DatasetBody | None = None,
+    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None,
+    progress: ProgressLog | None = None, dataset: files.DatasetBody | None = None,
 ) -> list[VariantSummary]:
-    """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here)."""
+    """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here).
+    `progress` gets the cells done of all, failed (raised), pass rate so far, cells/s and ETA."""
     from autobench.cli import load_callable
 
     dataset = dataset if dataset is not None else verified_dataset(spec, base)  # refused before anything runs
     fn = load_callable(spec.run.python, search=(base,))
     results = results_dir / name / "results.jsonl"
     asyncio.run(_run_cells(name, spec, dataset, fn, results, progress))
-    summaries = summarize(_read_results(results), spec, dataset.sha256)
+    rows = _read_results(results)
+    summaries = summarize(rows, spec, dataset.sha256)
     summary = {
         "benchmark": name, "dataset": {"id": dataset.id, "version": dataset.version, "sha256": dataset.sha256},
         "variants": [{**s.__dict__, "pass_rate": s.pass_rate} for s in summaries],
+        "content_sha256": content_sha256(rows, spec, dataset.sha256),
     }
     atomic_write_bytes(results_dir / name / "summary.json", (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
     if out is not None:
@@ -203,7 +282,7 @@ def run_benchmark(
 
 def run_benchmark_file(
     path: str | Path, *, only: Sequence[str] | None = None, results_dir: Path | None = None,
-    out: TextIO | None = sys.stdout, progress: TextIO | None = None,
+    out: TextIO | None = sys.stdout, progress: ProgressLog | None = None,
 ) -> dict[str, list[VariantSummary]]:
     path = Path(path)
     document = files.load_document(path, files.BenchmarkFile)

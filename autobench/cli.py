@@ -97,11 +97,13 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from atlas_assets.core.progress import ProgressLog
     from autobench import benchmark, files
 
+    progress = ProgressLog(lambda line: print(line, file=sys.stderr, flush=True))
     try:
         outcomes = benchmark.run_benchmark_file(
-            args.benchmark_file, only=args.benchmark, results_dir=args.results, out=sys.stdout, progress=sys.stderr
+            args.benchmark_file, only=args.benchmark, results_dir=args.results, out=sys.stdout, progress=progress
         )
     except (files.DocumentError, files.DatasetIntegrityError, benchmark.BenchmarkError, FileNotFoundError) as exc:
         print(f"autobench: error: {exc}", file=sys.stderr)

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.core.progress import ProgressLog
 from autobench import files
 from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, ReviewStatus
+from autobench.progress import GenerationProgress, listening
 
 __all__ = [
     "CaseGenerator",
@@ -194,6 +197,19 @@ class GenerationResult(BaseModel):
         return {s.value: sum(1 for r in self.records if r.status is s) for s in ReviewStatus}
 
     @property
+    def content_sha256(self) -> str:
+        """The batch's content identity: the request hash and the batch without `usage` and
+        `cost` (accounting of one execution, like the timestamps, which it leaves out too), so
+        a re-run that returns the same cases keeps it."""
+        return sha256_json({"request": self.request_sha256, "batch": self.batch.model_dump(mode="json", exclude={"usage", "cost"})})
+
+    @property
+    def review_sha256(self) -> str:
+        """The review projection's identity: the case records (hash, state, reason, reviewer,
+        published), not the manifest's timestamps."""
+        return sha256_json([record.model_dump(mode="json") for record in self.records])
+
+    @property
     def published_cases(self) -> tuple[Case, ...]:
         return tuple(r.case for r in self.records if r.published)
 
@@ -255,34 +271,53 @@ def _is_async(generator: CaseGenerator) -> bool:
     return inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None))
 
 
-def _check_batch(batch: Any, generator_id: str) -> GeneratedCaseBatch:
+@contextmanager
+def _reported(progress: ProgressLog | None, dataset_id: str, generator_id: str) -> Iterator[GenerationProgress | None]:
+    """While the generator runs, its `report_progress` calls become lines on `progress`."""
+    if progress is None:
+        yield None
+        return
+    report = GenerationProgress(progress, dataset_id, generator_id)
+    with listening(report.cases):
+        yield report
+
+
+def _result(
+    request: CaseGeneratorInput, batch: Any, report: GenerationProgress | None, started: datetime, *,
+    generator_id: str, dataset_id: str, version: str,
+) -> GenerationResult:
     if not isinstance(batch, GeneratedCaseBatch):
         raise TypeError(f"generator {generator_id} returned {type(batch).__name__}, expected GeneratedCaseBatch")
-    return batch
+    result = GenerationResult.build(
+        request, batch, generator_id=generator_id, dataset_id=dataset_id, version=version, started_at=started, finished_at=_now()
+    )
+    if report is not None:
+        report.finished(len(result.records), result.review_counts, batch.incomplete_reason)
+    return result
 
 
 async def generate_dataset(
-    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str
+    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str,
+    progress: ProgressLog | None = None,
 ) -> GenerationResult:
     """Run a sync or async generator once and return the validated result. A sync generator
     runs in a worker thread so it does not block the event loop. Exceptions propagate:
-    an exception is a failed generation, never a partial result."""
+    an exception is a failed generation, never a partial result. `progress` gets a start
+    line, the generator's `report_progress` counts and the review counts at the end."""
     started = _now()
-    if _is_async(generator):
-        batch = await generator(request)
-    else:
-        batch = await asyncio.to_thread(generator, request)
-        if inspect.isawaitable(batch):
-            batch = await batch
-    finished = _now()
-    return GenerationResult.build(
-        request, _check_batch(batch, generator_id), generator_id=generator_id, dataset_id=dataset_id, version=version,
-        started_at=started, finished_at=finished,
-    )
+    with _reported(progress, dataset_id, generator_id) as report:
+        if _is_async(generator):
+            batch = await generator(request)
+        else:
+            batch = await asyncio.to_thread(generator, request)
+            if inspect.isawaitable(batch):
+                batch = await batch
+    return _result(request, batch, report, started, generator_id=generator_id, dataset_id=dataset_id, version=version)
 
 
 def generate_dataset_sync(
-    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str
+    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str,
+    progress: ProgressLog | None = None,
 ) -> GenerationResult:
     """`generate_dataset` for synchronous code (raises inside a running event loop: use await)."""
     try:
@@ -292,16 +327,15 @@ def generate_dataset_sync(
     else:
         raise RuntimeError("generate_dataset_sync called inside a running event loop; use `await generate_dataset(...)`")
     if _is_async(generator):
-        return asyncio.run(generate_dataset(generator, request, generator_id=generator_id, dataset_id=dataset_id, version=version))
+        return asyncio.run(
+            generate_dataset(generator, request, generator_id=generator_id, dataset_id=dataset_id, version=version, progress=progress)
+        )
     started = _now()
-    batch = generator(request)
-    if inspect.isawaitable(batch):
-        batch = asyncio.run(_await(batch))
-    finished = _now()
-    return GenerationResult.build(
-        request, _check_batch(batch, generator_id), generator_id=generator_id, dataset_id=dataset_id, version=version,
-        started_at=started, finished_at=finished,
-    )
+    with _reported(progress, dataset_id, generator_id) as report:
+        batch = generator(request)
+        if inspect.isawaitable(batch):
+            batch = asyncio.run(_await(batch))
+    return _result(request, batch, report, started, generator_id=generator_id, dataset_id=dataset_id, version=version)
 
 
 async def _await(awaitable: Awaitable[Any]) -> Any:
