@@ -20,6 +20,17 @@ Percentiles are numpy's linear interpolation, in milliseconds. Throughputs divid
 the run's busy time: the length of the union of all requests' [start, end] intervals,
 which for one uninterrupted run is first send to last response and which leaves out the
 gap between an interrupted session and its resumption.
+
+The *scored content* of a run (`scored_content`) is what decides its verdicts: the
+workload's definition (without its description and concurrency), the model, the dataset
+bytes, the sampling parameters, the errata applied, the selected row ids, each recorded
+row's output (content, reasoning, tool calls without the ids servers make up, finish
+reason, error class) and verdict, and the scores. It leaves out the run's facts: when it
+ran, where the engine listened (a simulator's port), durations, latencies, throughput,
+token usage, how many rows were sent or resumed, error messages (they can name a host and
+port). results.json records its sha256 as `content_sha256`: the data version of an
+eval_run, equal for a resumed or repeated run with the same outputs, while the byte
+sha256 (`results.json.sha256`) changes with every write.
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ import numpy as np
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_bytes, atomic_writer
-from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.corpus.scorers import ItemScore
 
 CHECKPOINT = "checkpoint.jsonl"
@@ -269,6 +280,40 @@ def _sandbox_modes(scores: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None
 
 
 # --------------------------------------------------------------------------- results.json
+
+_RUN_ONLY_WORKLOAD_FIELDS = ("description", "concurrency")
+_ROW_OUTPUT_FIELDS = ("content", "reasoning_content", "finish_reason", "error_kind", "score")
+
+
+def _row_content(record: Mapping[str, Any]) -> dict[str, Any]:
+    out = {key: record.get(key) for key in _ROW_OUTPUT_FIELDS}
+    out["tool_calls"] = [{k: v for k, v in call.items() if k != "id"} for call in record.get("tool_calls") or ()]
+    return out
+
+
+def scored_content(results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """What decides a run's verdicts (module docstring), from results.json and its records."""
+    row_ids = results["run"]["row_ids"]
+    scores = results["scores"]
+    if scores is not None:  # a failure's message is a run fact; its class is in its row
+        scores = {**scores, "failures": [f["id"] for f in scores["failures"]]}
+    errata = results.get("errata") or {}
+    return {
+        "workload": {k: v for k, v in results["workload"].items() if k not in _RUN_ONLY_WORKLOAD_FIELDS},
+        "model": results["model"],
+        "dataset": results["dataset"],
+        "sampling": results["sampling"],
+        "errata": {k: errata.get(k) for k in ("pinned", "pin_sha256", "applied", "excluded_rows")},
+        "row_ids": row_ids,
+        "rows": {row_id: _row_content(records[row_id]) for row_id in row_ids if row_id in records},
+        "scores": scores,
+    }
+
+
+def content_sha256(results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> str:
+    """sha256 of the canonical JSON of `scored_content`."""
+    return sha256_json(scored_content(results, records))
+
 
 
 def write_results(run_dir: Path, results: Mapping[str, Any]) -> str:

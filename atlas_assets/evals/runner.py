@@ -28,14 +28,15 @@ import contextlib
 import os
 import signal
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import orjson
 
+from atlas_assets.core.facts import Fact
+from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.corpus import longctx, registry
 from atlas_assets.corpus.errata import AppliedErrata
 from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
@@ -43,12 +44,14 @@ from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.engines import Engine
+from atlas_assets.evals.report import run_facts
 from atlas_assets.evals.requests import build_body, fingerprint
 from atlas_assets.evals.results import (
     CHECKPOINT,
     compact_checkpoint,
     compute_metrics,
     compute_scores,
+    content_sha256,
     kept_records,
     make_record,
     now_iso,
@@ -78,26 +81,19 @@ class Planned:
 
 
 @dataclass
-class Progress:
-    """Live counters of a run (read by the CLI's progress bar)."""
+class Progress(Counts):
+    """Live counters of a run (read by the CLI's progress bar, said by `line`)."""
 
-    total: int = 0
-    resumed: int = 0
-    done: int = 0  # includes resumed rows
-    failed: int = 0
+    unit: ClassVar[str] = "rows"
+    rate_unit: ClassVar[str] = "req/s"
+
     correct: int = 0
     scored: int = 0
-    started: float = field(default_factory=time.perf_counter)
     excluded: frozenset[str] = frozenset()  # rows an applied erratum takes out of the score
 
     @property
     def accuracy(self) -> float | None:
         return self.correct / self.scored if self.scored else None
-
-    @property
-    def rate(self) -> float:
-        elapsed = time.perf_counter() - self.started
-        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
 
     def count(self, record: Mapping[str, Any]) -> None:
         self.done += 1
@@ -106,9 +102,17 @@ class Progress:
             self.scored += 1
             self.correct += bool(record["score"]["correct"])
 
+    def score_text(self, final: bool) -> str | None:
+        """`accuracy so far 71.2 %` (`accuracy 71.2 %` on the final line)."""
+        accuracy = self.accuracy
+        return None if accuracy is None else f"accuracy{'' if final else ' so far'} {accuracy * 100:.1f} %"
+
 
 @dataclass
 class RunOutcome:
+    """A finished (or interrupted) session: results.json as written, its byte sha256, the
+    selected rows and their records (what `run_facts` reads)."""
+
     run_dir: Path
     results: dict[str, Any]
     sha256: str
@@ -116,6 +120,17 @@ class RunOutcome:
     sent: int
     resumed: int
     stale: int
+    rows: list[Mapping[str, Any]] = field(default_factory=list)
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def content_sha256(self) -> str:
+        """The scored content's sha256 (results.py): the run's data version."""
+        return self.results["content_sha256"]
+
+    def facts(self) -> list[Fact]:
+        """What a user reads first about this run (report.run_facts)."""
+        return run_facts(self.results, self.records, self.rows)
 
 
 def _dataset_default(workload: Workload) -> str | None:
@@ -283,7 +298,7 @@ def _results_body(
     row_ids = [p.id for p in planned]
     in_order = [records[p.id] for p in planned if p.id in records]
     warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
-    return {
+    body = {
         "harness": {"name": HARNESS, "version": HARNESS_VERSION},
         "created_at": now_iso(),
         "complete": len(in_order) == len(planned),
@@ -305,6 +320,8 @@ def _results_body(
         "errata": errata.record(row_ids),
         "warnings": warnings,
     }
+    body["content_sha256"] = content_sha256(body, records)
+    return body
 
 
 def run_eval(
@@ -317,10 +334,15 @@ def run_eval(
     datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT,
     retry_failed: bool = False,
     progress: Progress | None = None,
+    progress_log: ProgressLog | None = None,
     on_record: Callable[[Mapping[str, Any]], None] | None = None,
     stop: threading.Event | None = None,
     handle_signals: bool = False,
 ) -> RunOutcome:
+    """Run (or resume) `workload` against `engine` in `run_dir` (module docstring).
+
+    `progress` is updated as rows finish; `progress_log` gets a line when sending starts,
+    at most one per its interval while rows finish, and a final one (`Progress.line`)."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     spec = dataset_spec(workload, datasets_root)
@@ -331,6 +353,13 @@ def run_eval(
     progress = progress or Progress()
     progress.excluded = frozenset(errata.excluded(str(r["id"]) for r in rows))
     stop = stop or threading.Event()
+    label = f"{workload.id} on {engine.name}"
+
+    def observe(record: Mapping[str, Any]) -> None:
+        if on_record is not None:
+            on_record(record)
+        if progress_log is not None:
+            progress_log.log(label, lambda: progress.line(label))
     with engine_endpoint(engine, datasets_root) as base_url:
         client = engine_client(engine, base_url, in_flight)
 
@@ -348,9 +377,11 @@ def run_eval(
                 progress.total, progress.resumed = len(planned), len(planned) - len(pending)
                 for record in valid.values():
                     progress.count(record)
-                progress.started = time.perf_counter()
+                progress.start()
+                if progress_log is not None:
+                    progress_log.log(label, progress.line(label))
                 fresh = await _execute(
-                    pending, client, workload, in_flight, checkpoint, progress, on_record, stop, handle_signals
+                    pending, client, workload, in_flight, checkpoint, progress, observe, stop, handle_signals
                 )
                 return models_answer, model, planned, {**valid, **fresh}, stale, len(fresh)
 
@@ -361,7 +392,9 @@ def run_eval(
         workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
-    return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale)
+    if progress_log is not None:
+        progress_log.log(label, progress.line(label, final=True), final=True)
+    return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale, [p.row for p in planned], records)
 
 
 def rescore_run(
@@ -421,4 +454,4 @@ def rescore_run(
         workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
-    return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0)
+    return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0, rows, records)

@@ -1,0 +1,189 @@
+"""What a user reads first about an eval run, as ordered facts (no Dagster import).
+
+    run_facts(results, records, rows) -> list[Fact]
+
+From results.json, the run's checkpoint records (row id -> record) and the selected
+dataset rows (for the expected answers), in this order: accuracy and its 95 % Wilson
+score interval, correct/total, accuracy by difficulty and by category (by scorer too when
+the rows use more than one), failed requests grouped by reason, retries, throughput,
+the latency table, the first wrong or failed rows, then what the run was (model, dataset,
+rows sent and resumed, errata, the content sha256). A serve workload has no scores: its
+facts start at the failed requests.
+
+The interval is Wilson's score interval (`scipy.stats.binomtest(...).proportion_ci`,
+method "wilson"): unlike the normal approximation it stays inside [0, 1] and keeps its
+coverage near 0 % and 100 %, where small eval sets often are.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable, Mapping, Sequence
+
+from scipy.stats import binomtest
+
+from atlas_assets.core.facts import Fact, fact
+from atlas_assets.core.markdown import cell, table
+
+__all__ = ["accuracy_interval", "failures_by_reason", "latency_table", "run_facts", "wilson_interval"]
+
+WRONG_ROWS_SHOWN = 20
+_DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+_LATENCIES = (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms"))
+
+
+def wilson_interval(correct: int, total: int, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Wilson score interval of correct/total; None without rows."""
+    if total <= 0:
+        return None
+    ci = binomtest(correct, total).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def _bounds(correct: int, total: int) -> str:
+    low, high = wilson_interval(correct, total) or (0.0, 0.0)
+    return f"[{low * 100:.1f}, {high * 100:.1f}]"
+
+
+def accuracy_interval(correct: int, total: int) -> str:
+    """`71.2 % [66.1, 75.8] (Wilson, n=328)`."""
+    if total <= 0:
+        return "no scored rows"
+    return f"{correct / total * 100:.1f} % {_bounds(correct, total)} (Wilson, n={total})"
+
+
+def _group_order(dimension: str, key: str) -> tuple[int, str]:
+    return (_DIFFICULTY_ORDER.get(key, len(_DIFFICULTY_ORDER)) if dimension == "difficulty" else 0, key)
+
+
+def breakdown_table(dimension: str, groups: Mapping[str, Mapping[str, Any]]) -> str:
+    """One row per group of results.json's `scores.by_<dimension>`, with its interval."""
+    rows = [
+        [cell(key), f"{g['correct']}/{g['total']}", f"{g['accuracy'] * 100:.1f} %", _bounds(g["correct"], g["total"]), str(g["failed"])]
+        for key, g in sorted(groups.items(), key=lambda item: _group_order(dimension, item[0]))
+    ]
+    return table([dimension, "correct/total", "accuracy", "95 % CI (Wilson)", "failed"], rows, "lrrrr")
+
+
+def latency_table(metrics: Mapping[str, Any]) -> str:
+    """TTFT, TPOT, ITL and E2E: mean, p50, p90, p99 in milliseconds."""
+    rows = []
+    for name, key in _LATENCIES:
+        stats = metrics[key]
+        rows.append([name, *("—" if stats[k] is None else f"{stats[k]:.2f}" for k in ("mean", "p50", "p90", "p99"))])
+    return table(["ms", "mean", "p50", "p90", "p99"], rows, "lrrrr")
+
+
+def _reason(failure: Mapping[str, Any]) -> str:
+    kind, status = failure.get("error_kind") or "error", failure.get("status")
+    return f"{kind} (HTTP {status})" if isinstance(status, int) and status >= 400 else kind  # a drop mid-body has 200
+
+
+def failures_by_reason(failures: Iterable[Mapping[str, Any]], id_key: str = "id", shown: int = 5) -> str:
+    """Failed requests ({id_key, error, error_kind, status?}) counted per reason: the error
+    class (with the HTTP status the server answered with), some of its rows and one message."""
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for failure in failures:
+        groups[_reason(failure)].append(failure)
+    rows = []
+    for reason, members in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        ids = ", ".join(f"`{cell(m[id_key], 40)}`" for m in members[:shown])
+        more = f" +{len(members) - shown} more" if len(members) > shown else ""
+        rows.append([cell(reason), str(len(members)), ids + more, cell(members[0].get("error"), 120)])
+    return table(["reason", "requests", "rows", "example"], rows, "lrll")
+
+
+def _wrong_rows(
+    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]
+) -> tuple[list[list[str]], int]:
+    expected = {str(r["id"]): r.get("answer") for r in rows}
+    excluded = {e["id"] for e in results["scores"]["excluded"]}
+    out, count = [], 0
+    for row_id in results["run"]["row_ids"]:
+        record = records.get(row_id)
+        score = record.get("score") if record else None
+        if score is None or row_id in excluded or score["correct"]:
+            continue
+        count += 1
+        if len(out) < WRONG_ROWS_SHOWN:
+            why = f"{record.get('error_kind') or 'error'}: {record['error']}" if record.get("error") else score.get("detail") or "wrong answer"
+            out.append([f"`{cell(row_id, 40)}`", cell(expected.get(row_id)), cell(score.get("extracted")), cell(why, 120)])
+    return out, count
+
+
+def wrong_rows_table(
+    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]
+) -> str | None:
+    """The first WRONG_ROWS_SHOWN wrong or failed rows in run order; None when there is none."""
+    shown, count = _wrong_rows(results, records, rows)
+    if not count:
+        return None
+    head = f"{len(shown)} of {count} wrong or failed rows, in run order\n\n" if count > len(shown) else ""
+    return head + table(["row", "expected", "extracted", "reason"], shown)
+
+
+def _score_facts(scores: Mapping[str, Any]) -> list[Fact]:
+    facts = []
+    if scores["accuracy"] is not None:
+        facts.append(fact("accuracy", float(scores["accuracy"])))
+    facts += [
+        fact("accuracy_95ci", accuracy_interval(scores["correct"], scores["total"])),
+        fact("correct", scores["correct"]),
+        fact("total", scores["total"]),
+    ]
+    for dimension in ("difficulty", "category", "scorer"):
+        groups = scores[f"by_{dimension}"]
+        if groups and (dimension != "scorer" or len(groups) > 1):
+            facts.append(fact(f"accuracy_by_{dimension}", breakdown_table(dimension, groups), "md"))
+    return facts
+
+
+def _serving_facts(metrics: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> list[Fact]:
+    facts = [fact("requests_failed", metrics["requests_failed"])]
+    failed = [{"id": row_id, **r} for row_id, r in records.items() if r.get("error") is not None]
+    if failed:
+        facts.append(fact("failures_by_reason", failures_by_reason(failed), "md"))
+    attempts = [int(r.get("attempts") or 1) for r in records.values()]
+    facts += [
+        fact("requests_retried", sum(1 for a in attempts if a > 1)),
+        fact("retries", sum(a - 1 for a in attempts)),
+        fact("retry_wait (s)", round(sum(float(r.get("retry_wait_s") or 0.0) for r in records.values()), 3)),
+    ]
+    for key, name in (
+        ("request_throughput", "request_throughput (req/s)"),
+        ("output_token_throughput", "output_throughput (tok/s)"),
+        ("total_token_throughput", "total_token_throughput (tok/s)"),
+    ):
+        if metrics[key] is not None:
+            facts.append(fact(name, float(metrics[key])))
+    facts.append(fact("latency (ms)", latency_table(metrics), "md"))
+    return facts
+
+
+def run_facts(
+    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]] = ()
+) -> list[Fact]:
+    """An eval run's facts in reading order (module docstring). `records`: row id -> its
+    checkpoint record; `rows`: the dataset rows, for the expected answers (`—` without)."""
+    facts = _score_facts(results["scores"]) if results["scores"] is not None else []
+    facts += _serving_facts(results["metrics"], records)
+    if results["scores"] is not None:
+        wrong = wrong_rows_table(results, records, rows)
+        if wrong is not None:
+            facts.append(fact("wrong_or_failed_rows", wrong, "md"))
+    run = results["run"]
+    facts += [
+        fact("model", results["model"]),
+        fact("dataset", f"{results['dataset']['id']} {results['dataset']['sha256']}"),
+        fact("rows", run["rows_selected"]),
+        fact("rows_done", run["rows_done"]),
+        fact("rows_sent", int(run.get("sent_rows") or 0)),
+        fact("rows_resumed", int(run.get("resumed_rows") or 0)),
+    ]
+    errata = results.get("errata") or {}
+    if errata.get("pinned"):
+        facts += [fact("errata", ", ".join(errata["pinned"])), fact("errata_excluded_rows", len(errata.get("excluded_rows") or []))]
+    if results.get("warnings"):
+        facts.append(fact("warnings", "\n".join(f"- {cell(w, 300)}" for w in results["warnings"]), "md"))
+    facts.append(fact("content_sha256", results["content_sha256"]))
+    return facts
