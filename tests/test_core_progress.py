@@ -5,16 +5,8 @@ from __future__ import annotations
 from atlas_assets.core.progress import Counts, ProgressLog, format_duration
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_a_lazy_line_is_built_only_when_it_is_emitted():
-    clock, lines, built = Clock(), [], []
+def test_a_lazy_line_is_built_only_when_it_is_emitted(fake_clock):
+    clock, lines, built = fake_clock, [], []
 
     def line(text):
         return lambda: built.append(text) or text
@@ -35,8 +27,8 @@ class Segments(Counts):
     rate_unit = "segments/s"
 
 
-def test_counts_say_rate_and_eta_once_something_was_sent_and_how_the_run_ended():
-    clock = Clock()
+def test_counts_say_rate_and_eta_once_something_was_sent_and_how_the_run_ended(fake_clock):
+    clock = fake_clock
     counts = Segments(total=100, resumed=20, done=20, clock=clock)
     assert counts.line("c on e", score="chrF++ so far 50.0") == "c on e: 20/100 segments (0 failed, 20 resumed) · chrF++ so far 50.0"
     clock.now = 8.0
