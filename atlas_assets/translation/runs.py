@@ -16,6 +16,12 @@
 
 Interrupting (the `stop` event, or SIGINT/SIGTERM with `handle_signals`) stops sending;
 the card is written with `"complete": false` and scores over the segments done so far.
+
+The card records `content_sha256`, the sha256 of its scored content (`card_content`):
+the corpus (without its path on disk), model, template, parameters, the scores with their
+signatures, breakdowns, per-entry outputs and the failed segments' error classes; not
+when it ran, the engine's URL, the run's counts or error messages. It is the data version
+of a translation run: a resumed or repeated run with the same outputs keeps it.
 """
 
 from __future__ import annotations
@@ -23,25 +29,43 @@ from __future__ import annotations
 import asyncio
 import signal
 import threading
-import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping
 
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
 from atlas_assets.evals.runner import engine_client, engine_info, event_loop_runner, pick_model
 from atlas_assets.translation import prompt
 from atlas_assets.translation.schema import LoadedCorpus, load_corpus
-from atlas_assets.translation.scoring import PRIMARY, Segment, breakdowns, corpus_scores, segments, sentence_chrfpp
+from atlas_assets.translation.scoring import (
+    PRIMARY,
+    Segment,
+    breakdowns,
+    corpus_chrfpp,
+    corpus_scores,
+    segments,
+    sentence_chrfpp,
+)
 
-__all__ = ["CARD", "CARD_SHA", "CHECKPOINT", "Progress", "TranslationOutcome", "card_from_records", "read_card", "run_translation"]
+__all__ = [
+    "CARD",
+    "CARD_SHA",
+    "CHECKPOINT",
+    "Progress",
+    "TranslationOutcome",
+    "card_content",
+    "card_from_records",
+    "read_card",
+    "run_translation",
+]
 
 CARD = "run_card.json"
 CARD_SHA = "run_card.json.sha256"
@@ -51,17 +75,11 @@ DEFAULT_PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": 512}
 
 
 @dataclass
-class Progress:
-    total: int = 0
-    resumed: int = 0
-    done: int = 0
-    failed: int = 0
-    started: float = field(default_factory=time.perf_counter)
+class Progress(Counts):
+    """Live counters of a translation run (segments)."""
 
-    @property
-    def rate(self) -> float:
-        elapsed = time.perf_counter() - self.started
-        return (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+    unit: ClassVar[str] = "segments"
+    rate_unit: ClassVar[str] = "segments/s"
 
 
 @dataclass
@@ -76,6 +94,11 @@ class TranslationOutcome:
     @property
     def complete(self) -> bool:
         return bool(self.card["complete"])
+
+    @property
+    def content_sha256(self) -> str:
+        """The card's scored content sha256: the run's data version."""
+        return self.card["content_sha256"]
 
 
 def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,6 +117,11 @@ def _endpoint(engine: Engine, corpus_path: Path) -> Iterator[str]:
         yield handle.base_url
 
 
+def hypothesis(record: Mapping[str, Any]) -> str:
+    """The translation a record holds: the cleaned reply, or "" for a failed request."""
+    return prompt.clean_output(record.get("content")) if record.get("error") is None else ""
+
+
 def card_from_records(
     loaded: LoadedCorpus,
     engine: Mapping[str, Any],
@@ -106,7 +134,7 @@ def card_from_records(
     block = loaded.corpus.dataset
     segs = segments(loaded.corpus)
     done = [s for s in segs if str(s.id) in records]
-    hyps = {s.id: prompt.clean_output(records[str(s.id)].get("content")) if records[str(s.id)].get("error") is None else "" for s in done}
+    hyps = {s.id: hypothesis(records[str(s.id)]) for s in done}
     scores = corpus_scores([hyps[s.id] for s in done], [s.references for s in done], block.target_language)
     entry_of = {e.id: e for e in loaded.corpus.entries}
     outputs = []
@@ -162,6 +190,23 @@ def card_from_records(
     }
 
 
+def card_content(card: Mapping[str, Any]) -> dict[str, Any]:
+    """What a run card's scores and outputs depend on (module docstring)."""
+    return {
+        "format": card["format"],
+        "complete": card["complete"],
+        "dataset": {k: v for k, v in card["dataset"].items() if k != "path"},
+        "model": card["model"],
+        "template": card["template"],
+        "params": card["params"],
+        "primary_metric": card["primary_metric"],
+        "scores": card["scores"],
+        "breakdowns": card["breakdowns"],
+        "failures": [{"segment": f["segment"], "error_kind": f.get("error_kind")} for f in card["failures"]],
+        "outputs": [{k: v for k, v in o.items() if k != "error"} for o in card["outputs"]],
+    }
+
+
 def write_card(run_dir: Path, card: Mapping[str, Any]) -> str:
     data = orjson.dumps(card, option=orjson.OPT_INDENT_2) + b"\n"
     sha = sha256_bytes(data)
@@ -193,10 +238,16 @@ def run_translation(
     limit: int | None = None,
     concurrency: int | None = None,
     progress: Progress | None = None,
+    progress_log: ProgressLog | None = None,
     on_record: Callable[[Mapping[str, Any]], None] | None = None,
     stop: threading.Event | None = None,
     handle_signals: bool = False,
 ) -> TranslationOutcome:
+    """Run (or resume) the corpus through `engine` in `run_dir` (module docstring).
+
+    `progress_log` gets a line when sending starts, at most one per its interval as
+    segments finish (with the corpus chrF++ of the segments done so far, computed only
+    for a line that is emitted) and a final one with the card's chrF++."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     loaded = load_corpus(corpus_path)
@@ -206,6 +257,12 @@ def run_translation(
     progress = progress or Progress()
     stop = stop or threading.Event()
     checkpoint = run_dir / CHECKPOINT
+    label = f"{loaded.id} on {engine.name}"
+
+    def chrfpp_so_far(records: Mapping[str, Mapping[str, Any]]) -> str | None:
+        done = [s for s in segs if str(s.id) in records]
+        score = corpus_chrfpp([hypothesis(records[str(s.id)]) for s in done], [s.references for s in done])
+        return None if score is None else f"chrF++ so far {score:.1f}"
 
     with _endpoint(engine, loaded.path) as base_url:
         client = engine_client(engine, base_url, in_flight)
@@ -223,8 +280,10 @@ def run_translation(
                 valid = {k: v for k, v in valid.items() if v.get("error") is None}
                 pending = [p for p in planned if str(p[0].id) not in valid]
                 progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
-                progress.started = time.perf_counter()
+                progress.start()
                 fresh: dict[str, dict[str, Any]] = {}
+                if progress_log is not None:
+                    progress_log.log(label, progress.line(label, score=chrfpp_so_far(valid)))
                 queue = iter(pending)
                 loop = asyncio.get_running_loop()
                 stopping = asyncio.Event()
@@ -247,6 +306,8 @@ def run_translation(
                                 progress.failed += record["error"] is not None
                                 if on_record is not None:
                                     on_record(record)
+                                if progress_log is not None:
+                                    progress_log.log(label, lambda: progress.line(label, score=chrfpp_so_far({**valid, **fresh})))
 
                         await asyncio.gather(*(worker() for _ in range(max(1, min(in_flight, len(pending))))))
                 finally:
@@ -265,5 +326,10 @@ def run_translation(
     if limit:
         card["complete"] = card["complete"] or len(records) == len(segs)
         card["run"]["partial_selection"] = len(segs) < card["dataset"]["segments"]
+    card["content_sha256"] = sha256_json(card_content(card))
     sha = write_card(run_dir, card)
+    if progress_log is not None:
+        final = card["scores"].get(PRIMARY)
+        score = None if final is None else f"chrF++ {final['score']:.1f}"
+        progress_log.log(label, progress.line(label, final=True, score=score), final=True)
     return TranslationOutcome(run_dir, card, sha, sent, progress.resumed, stale)

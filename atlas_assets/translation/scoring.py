@@ -26,7 +26,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from atlas_assets.translation.schema import Corpus
 
-__all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_scores", "make_metrics", "reference_streams", "segments", "sentence_chrfpp"]
+__all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_chrfpp", "corpus_scores", "make_metrics", "reference_streams", "segments", "sentence_chrfpp"]
 
 PRIMARY = "chrf++"
 _CHAR_LANGS = frozenset({"ja", "jpn", "ko", "kor", "th", "tha", "my", "mya", "km", "khm", "lo", "lao"})
@@ -101,11 +101,18 @@ def corpus_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     return out
 
 
-_SENTENCE_CHRFPP = CHRF(word_order=2)
+_CHRFPP = CHRF(word_order=2)
 
 
 def sentence_chrfpp(hypothesis: str, references: Sequence[str]) -> float:
-    return round(float(_SENTENCE_CHRFPP.sentence_score(hypothesis, list(references)).score), 4)
+    return round(float(_CHRFPP.sentence_score(hypothesis, list(references)).score), 4)
+
+
+def corpus_chrfpp(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float | None:
+    """Corpus chrF++ alone (a run's score so far); None without segments."""
+    if not hypotheses:
+        return None
+    return round(float(_CHRFPP.corpus_score(list(hypotheses), reference_streams(references)).score), 4)
 
 
 def breakdowns(segs: Sequence[Segment], hypotheses: Mapping[int, str], target_language: str) -> dict[str, dict[str, dict[str, Any]]]:
