@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from atlas_assets.core.hashing import sha256_json
+from atlas_assets.core.names import AssetKeyPart
 from autobench.models import Case, CaseGeneratorInput, GenerationCost, GenerationDeterminism, GenerationUsage, ReviewStatus
 
 SCHEMA_VERSION = "0.3.0"
@@ -202,7 +203,7 @@ class BenchmarkSpec(_Doc):
 
 class BenchmarkFile(_Doc):
     model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench benchmark")
-    benchmark: dict[str, BenchmarkSpec] = Field(min_length=1)
+    benchmark: dict[AssetKeyPart("benchmark name"), BenchmarkSpec] = Field(min_length=1)  # type: ignore[valid-type]
 
 
 # --- YAML io -------------------------------------------------------------------------------

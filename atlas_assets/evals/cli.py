@@ -112,7 +112,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = commands.add_parser(
         "list", help="the engines and workloads, and whether every dataset has a pinned workload",
         description="List the engines file's engines and the workloads, checking each workload's pin against "
-        "the corpus. --write-missing drafts a workload file for every dataset that has none.",
+        "the corpus. An engine or workload file with a problem (a name Dagster cannot take as a partition key "
+        "included) is an error naming the file and field, and the exit status is 1; the others are still listed. "
+        "--write-missing drafts a workload file for every dataset that has none.",
     )
     _common(listing)
     listing.add_argument("--write-missing", action="store_true", help="draft workloads/<id>.yaml for datasets without one")
@@ -332,25 +334,33 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_problems(problems: list[Any]) -> None:
+    """A file's problems, one line each on stderr (the entry they concern was left out)."""
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from atlas_assets.core.atomic import atomic_write_text
     from atlas_assets.corpus import errata as corpus_errata
     from atlas_assets.corpus import registry
     from atlas_assets.evals.config import ConfigError
-    from atlas_assets.evals.engines import load_engines
-    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads, verify_errata, workloads_dir
+    from atlas_assets.evals.engines import load_engines_report
+    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads_report, verify_errata, workloads_dir
 
-    engines = load_engines(args.engines)
+    engines = load_engines_report(args.engines)
     print("engines:")
-    for name, engine in engines.engines.items():
+    for name, engine in engines.entries.items():
         where = "simulator (started on 127.0.0.1)" if engine.is_simulator else engine.base_url
         model = engine.profile().model if engine.is_simulator else engine.model or "(from /v1/models)"
         print(f"  {name:<22}{engine.kind:<11}{where}   model {model}")
+    _print_problems(engines.problems)
     root = _datasets_root(args.datasets)
-    workloads = load_workloads(args.workloads)
+    loaded = load_workloads_report(args.workloads)
+    workloads = loaded.entries
     specs = {s.id: s for s in registry.discover(root)}
     print("workloads:")
-    problems = 0
+    problems = len(engines.problems) + len(loaded.problems)
     for wid, workload in workloads.items():
         spec = specs.get(workload.dataset.id)
         if spec is None:
@@ -366,6 +376,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             except ConfigError as exc:
                 status, problems = f"ERRATA PIN MISMATCH ({exc})", problems + 1
         print(f"  {wid:<28}{workload.kind:<7}{workload.dataset.id:<28}{status}")
+    _print_problems(loaded.problems)
     try:
         listed = corpus_errata.load_errata(corpus_errata.errata_path(root)).errata
     except corpus_errata.ErrataError as exc:
@@ -379,8 +390,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"  {e.id}  {e.dataset} row {e.row}")
     covered = {w.dataset.id for w in workloads.values()}
     for missing in sorted(set(specs) - covered):
-        if args.write_missing:
-            path = workloads_dir(args.workloads) / f"{missing}.yaml"
+        path = workloads_dir(args.workloads) / f"{missing}.yaml"
+        if args.write_missing and path.exists():  # a workload file with problems (above): never overwritten
+            problems += 1
+            print(f"  {missing:<28}NOT DRAFTED: {path} exists (fix the errors above)")
+        elif args.write_missing:
             atomic_write_text(path, dump_workload(draft_workload(specs[missing])))
             print(f"  {missing:<28}drafted {path} (review it)")
         else:

@@ -15,6 +15,9 @@
         retry_after_max_s: 120
         simulator: {...}                # simulator kind only: a simulator profile
 
+An engine name is a Dagster partition key (engine x workload, engine x corpus), so it obeys
+atlas_assets/core/names.py: `a|b`, `x...y`, an empty name or one with a newline is an error.
+
 The `simulator:` block is a profile of the reference simulator, validated by its own
 schema (atlas_assets/simulator/profiles.py: `preset: NAME` plus overrides such as skill,
 ttft_ms, per_token_ms, error_5xx, timeout, rate_limit_429, drop, splice_rate,
@@ -32,6 +35,8 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from atlas_assets.core.hashing import sha256_json
+from atlas_assets.core.names import PartitionKey
+from atlas_assets.core.problems import FileProblem, Loaded, load_entries
 from atlas_assets.evals.config import ConfigError, load_model
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -119,7 +124,7 @@ class Engine(_Strict):
 
 
 class EnginesFile(_Strict):
-    engines: dict[str, Engine]
+    engines: dict[PartitionKey("engine name"), Engine]  # type: ignore[valid-type]
 
     @model_validator(mode="before")
     @classmethod
@@ -127,7 +132,7 @@ class EnginesFile(_Strict):
         if isinstance(data, dict) and isinstance(data.get("engines"), dict):
             named = {}
             for name, body in data["engines"].items():
-                named[name] = {**body, "name": name} if isinstance(body, dict) else body
+                named[name] = {**body, "name": name} if isinstance(body, dict) and isinstance(name, str) else body
             data = {**data, "engines": named}
         return data
 
@@ -155,7 +160,18 @@ def engines_path(path: str | Path | None = None) -> Path:
 
 
 def load_engines(path: str | Path | None = None) -> EnginesFile:
+    """The engines file, refused (ConfigError) when any engine in it has a problem: for the
+    commands that run something."""
     return load_model(engines_path(path), EnginesFile)
+
+
+def load_engines_report(path: str | Path | None = None) -> Loaded[Engine, FileProblem]:
+    """The engines that validate, by name, and a problem for each one that does not (a name
+    Dagster cannot take as a partition key included): for the Dagster load path and
+    listings, where one bad engine must not hide the others. An unreadable file, or one
+    without a valid `engines:` mapping, gives no engines and its problems."""
+    document, problems = load_entries(engines_path(path), EnginesFile, "engines")
+    return Loaded(dict(document.engines) if document else {}, problems)
 
 
 def is_url(value: str) -> bool:

@@ -8,6 +8,9 @@ A run refuses a workload whose pin does not match the dataset on disk: two resul
 comparable only when they saw the same bytes. An eval workload may also pin corpus errata
 (`errata: {ids, sha256}`, datasets/errata.json, atlas_assets/corpus/errata.py): the rows
 they name are taken out of its scores; without the block every row is scored.
+
+A workload id is a Dagster partition key (engine x workload), so besides its pattern it
+obeys atlas_assets/core/names.py (`x...y` is refused).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import Any, Literal, Mapping, Sequence
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from atlas_assets.core.names import PartitionKey
+from atlas_assets.core.problems import FileProblem, Loaded, line_of
 from atlas_assets.corpus import errata as corpus_errata
 from atlas_assets.corpus import registry
 from atlas_assets.corpus.errata import ErrataPin
@@ -65,7 +70,7 @@ class Sample(_Strict):
 
 
 class Workload(_Strict):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    id: PartitionKey("workload id") = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")  # type: ignore[valid-type]
     description: str = ""
     dataset: DatasetPin
     kind: Literal["eval", "serve"]
@@ -110,26 +115,38 @@ def load_workload(path: str | Path) -> Workload:
     path = Path(path)
     workload = load_model(path, Workload)
     if workload.id != path.stem:
-        raise ConfigError(f"{path}: id: is {workload.id!r} but the file is named {path.name} (they must match)")
+        raise ConfigError.of([FileProblem(str(path), "id", f"is {workload.id!r} but the file is named {path.name} (they must match)",
+                                          line_of(path, ["id"]))])
     return workload
 
 
-def load_workloads(directory: str | Path | None = None) -> dict[str, Workload]:
-    """Every workload in the folder, by id. Errors of all files are reported together."""
+def load_workloads_report(directory: str | Path | None = None) -> Loaded[Workload, FileProblem]:
+    """The workloads of the folder that validate, by id, and every problem of the others (an
+    id Dagster cannot take as a partition key included; of two files with one id, the first
+    in name order is kept): for the Dagster load path and listings."""
     found: dict[str, Workload] = {}
-    errors: list[str] = []
+    sources: dict[str, Path] = {}
+    problems: list[FileProblem] = []
     for path in workload_files(directory):
         try:
             workload = load_workload(path)
         except ConfigError as exc:
-            errors.append(str(exc))
+            problems.extend(exc.problems)
             continue
         if workload.id in found:
-            errors.append(f"{path}: id: {workload.id!r} is defined twice")
-        found[workload.id] = workload
-    if errors:
-        raise ConfigError("\n".join(errors))
-    return found
+            problems.append(FileProblem(str(path), "id", f"{workload.id!r} is defined twice (also by {sources[workload.id].name})",
+                                        line_of(path, ["id"])))
+            continue
+        found[workload.id], sources[workload.id] = workload, path
+    return Loaded(found, problems)
+
+
+def load_workloads(directory: str | Path | None = None) -> dict[str, Workload]:
+    """Every workload in the folder, by id; ConfigError with the problems of all files together."""
+    report = load_workloads_report(directory)
+    if report.problems:
+        raise ConfigError.of(report.problems)
+    return report.entries
 
 
 def resolve_workload(value: str, directory: str | Path | None = None) -> Workload:

@@ -17,6 +17,8 @@ Rules (each a `Problem` naming the entry id and the field):
 * `created` an ISO 8601 date (or date-time); `version` a semantic version (1, 1.0, 1.0.2, 1.0.0-rc.1);
 * the block's `provenance` a non-empty list of distinct tags; each entry's `provenance`
   one of them;
+* the block's `id` a slug that is also a valid Dagster partition key (it is one of the
+  translation_run partitions; atlas_assets/core/names.py: `x...y` is refused);
 * entry ids unique;
 * entries sharing a `variant_class` are alternative references of one source: they must
   share the source text (differences are an error) -- see atlas_assets/translation/scoring.py.
@@ -38,6 +40,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
 
 from atlas_assets.core.hashing import sha256_bytes
+from atlas_assets.core.names import partition_key_problem
 from atlas_assets.core.problems import SeverityReport
 
 __all__ = [
@@ -149,6 +152,9 @@ class DatasetBlock(_Strict):
     def _id(cls, value: str) -> str:
         if not _SLUG.match(value):
             raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)")
+        problem = partition_key_problem(value)  # translation_run partitions; a slug is already an asset-key part (translation/corpus/<id>)
+        if problem:
+            raise ValueError(f"corpus id: {problem}")
         return value
 
     @field_validator("version")

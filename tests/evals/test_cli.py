@@ -165,3 +165,41 @@ def test_the_atlas_cli_does_not_import_dagster():
             "import atlas_assets.evals.runner, atlas_assets.evals.compare; print('dagster' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_list_reports_names_dagster_cannot_take_and_still_lists_the_rest(tmp_path, datasets_root):
+    import yaml
+
+    from tests.core.hostile import GOOD_UNICODE, HOSTILE_NAMES
+
+    write_dataset(datasets_root, "syn-v1", "prompts", prompt_rows(3))
+    workloads = tmp_path / "workloads"
+    write_workload(workloads, datasets_root, "syn-v1", kind="serve", scorer=None)
+    write_workload(workloads, datasets_root, "syn-v1", workload_id="x...y", kind="serve", scorer=None)
+    engine = {"kind": "openai", "base_url": "http://127.0.0.1:9"}
+    engines = tmp_path / "engines.yaml"
+    engines.write_text(yaml.safe_dump({"engines": {"good": engine, GOOD_UNICODE: engine, **{n: engine for n, _, _ in HOSTILE_NAMES}}},
+                                      allow_unicode=True))
+    where = ("--engines", str(engines), "--workloads", str(workloads), "--datasets", str(datasets_root))
+    listed = _atlas("eval", "list", *where)
+    assert listed.returncode == 1, listed.stderr
+    assert "good " in listed.stdout and GOOD_UNICODE in listed.stdout and "syn-v1" in listed.stdout and "pinned" in listed.stdout
+    errors = [line for line in listed.stderr.splitlines() if line.startswith("error: ")]
+    for name, shown, says in HOSTILE_NAMES:
+        assert f"error: {engines}: engines.{shown}: engine name: {says}" in listed.stderr
+    assert f"error: {workloads / 'x...y.yaml'}: id: workload id: contains '...' (Dagster's partition-range separator) (line 1)" in errors
+    assert len(errors) == len(HOSTILE_NAMES) + 1
+    refused = _atlas("eval", "run", "--workload", "syn-v1", "--engine", "a|b", *where)  # a command that runs: refuses the file
+    assert refused.returncode == 1 and f"{engines}: engines.'a|b': engine name: contains '|'" in refused.stderr
+    refused = _atlas("eval", "run", "--workload", "x...y", "--engine", "http://127.0.0.1:9", *where)
+    assert refused.returncode == 1 and "x...y.yaml: id: workload id: contains '...'" in refused.stderr
+
+
+def test_write_missing_never_overwrites_a_workload_file_that_has_problems(tmp_path, datasets_root, capsys):
+    write_dataset(datasets_root, "syn-v1", "prompts", prompt_rows(3))
+    broken = tmp_path / "workloads" / "syn-v1.yaml"
+    broken.parent.mkdir()
+    broken.write_text("id: syn-v1\nkind: serve\n")
+    code, out, err = _main(capsys, "eval", "list", "--write-missing", "--workloads", str(broken.parent), "--datasets", str(datasets_root))
+    assert code == 1 and f"error: {broken}: dataset: Field required" in err
+    assert f"NOT DRAFTED: {broken} exists" in out and broken.read_text() == "id: syn-v1\nkind: serve\n"

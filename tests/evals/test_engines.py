@@ -6,7 +6,8 @@ import pytest
 import yaml
 
 from atlas_assets.evals.config import ConfigError
-from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE, load_engines, normalize_base_url, resolve_engine
+from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE, load_engines, load_engines_report, normalize_base_url, resolve_engine
+from tests.core.hostile import GOOD_UNICODE, HOSTILE_NAMES
 
 
 def test_the_shipped_file_holds_simulator_profiles_and_commented_real_engines():
@@ -33,9 +34,9 @@ def _write(tmp_path, engines):
 @pytest.mark.parametrize(
     "engines, message",
     [
-        ({"x": {"kind": "openai"}}, r"engines\.x: Value error, an openai engine needs base_url"),
-        ({"x": {"kind": "simulator"}}, r"engines\.x: Value error, a simulator engine needs a `simulator:` block"),
-        ({"x": {"kind": "simulator", "simulator": {"skill": {"easy": 2}}}}, r"engines\.x: Value error, simulator\.skill\.easy"),
+        ({"x": {"kind": "openai"}}, r"engines\.x: an openai engine needs base_url"),
+        ({"x": {"kind": "simulator"}}, r"engines\.x: a simulator engine needs a `simulator:` block"),
+        ({"x": {"kind": "simulator", "simulator": {"skill": {"easy": 2}}}}, r"engines\.x: simulator\.skill\.easy"),
         ({"x": {"kind": "simulator", "simulator": {"preset": "nope"}}}, r"unknown preset 'nope'"),
         ({"x": {"kind": "openai", "base_url": "http://h", "timeout_s": 0}}, r"engines\.x\.timeout_s: Input should be greater than 0"),
         ({"x": {"kind": "vllm", "base_url": "http://h"}}, r"engines\.x\.kind: Input should be 'simulator' or 'openai'"),
@@ -82,5 +83,45 @@ def test_a_simulator_identity_follows_its_profile_not_its_port():
 def test_a_file_base_url_without_a_path_gets_v1(tmp_path):
     engines = load_engines(_write(tmp_path, {"x": {"kind": "openai", "base_url": "http://127.0.0.1:8000/"}}))
     assert engines.engines["x"].base_url == "http://127.0.0.1:8000/v1"
-    with pytest.raises(ConfigError, match=r"engines\.x\.base_url: Value error, engine URL 'localhost:8000'"):
+    with pytest.raises(ConfigError, match=r"engines\.x\.base_url: engine URL 'localhost:8000'"):
         load_engines(_write(tmp_path, {"x": {"kind": "openai", "base_url": "localhost:8000"}}))
+
+
+GOOD = {"kind": "openai", "base_url": "http://127.0.0.1:9"}
+
+
+@pytest.mark.parametrize("name, shown, says", HOSTILE_NAMES, ids=range(len(HOSTILE_NAMES)))
+def test_a_name_dagster_cannot_take_is_reported_and_the_other_engines_load(tmp_path, name, shown, says):
+    path = _write(tmp_path, {"good": GOOD, name: GOOD, GOOD_UNICODE: GOOD})
+    report = load_engines_report(path)
+    assert report.names == ["good", GOOD_UNICODE]
+    (problem,) = report.problems
+    assert str(problem).startswith(f"{path}: engines.{shown}: engine name: {says}")
+    assert "\n" not in str(problem)
+    with pytest.raises(ConfigError) as info:  # the CLIs that run something refuse the file
+        load_engines(path)
+    assert str(info.value) == str(problem)
+
+
+def test_the_report_names_the_line_and_keeps_engines_whose_body_is_fine(tmp_path):
+    path = tmp_path / "engines.yaml"
+    path.write_text("engines:\n  good:\n    kind: openai\n    base_url: http://h\n  'a|b':\n    kind: openai\n    base_url: http://h\n"
+                    "  no-url:\n    kind: openai\n  '':\n    kind: vllm\n")
+    report = load_engines_report(path)
+    assert report.names == ["good"]
+    assert [str(p) for p in report.problems] == [
+        f"{path}: engines.'a|b': engine name: contains '|' (Dagster's multi-partition delimiter) (line 5)",
+        f"{path}: engines.no-url: an openai engine needs base_url (line 8)",
+        f"{path}: engines.'': engine name: is empty (line 10)",
+        f"{path}: engines.''.kind: Input should be 'simulator' or 'openai' (line 11)",
+    ]
+
+
+def test_a_file_that_cannot_be_used_at_all_gives_no_engines(tmp_path):
+    for text, says in [("engines: [unclosed\n", "not valid YAML"), ("", "the file is empty"), ("engines: {}\n", "the file defines no engine"),
+                       ("engines:\n  'a|b': {kind: openai, base_url: 'http://h'}\n", "engine name: contains '|'"),
+                       ("engine:\n  x: {kind: openai, base_url: 'http://h'}\n", "engine: Extra inputs are not permitted")]:
+        (tmp_path / "engines.yaml").write_text(text)
+        report = load_engines_report(tmp_path / "engines.yaml")
+        assert report.entries == {} and says in "\n".join(map(str, report.problems)), text
+    assert load_engines_report(tmp_path / "missing.yaml").problems[0].message.startswith("cannot read")

@@ -11,6 +11,7 @@ from atlas_assets.evals.workloads import (
     Sample,
     load_workload,
     load_workloads,
+    load_workloads_report,
     resolve_workload,
     select_rows,
     verify_pin,
@@ -57,7 +58,7 @@ def test_workload_id_is_the_file_name_and_resolves_by_id_or_path(tmp_path, datas
         ({"request": {"temperature": 5}}, r"bad\.yaml: request\.temperature: Input should be less than or equal to 2"),
         ({"request": {"max_tokns": 5}}, r"bad\.yaml: request\.max_tokns: Extra inputs are not permitted"),
         ({"dataset": {"id": "x", "sha256": "abc"}}, r"bad\.yaml: dataset\.sha256: String should match pattern"),
-        ({"scorer": None}, r"bad\.yaml: \(top level\): Value error, an eval workload names its dataset's default scorer"),
+        ({"scorer": None}, r"bad\.yaml: \(top level\): an eval workload names its dataset's default scorer"),
         ({"scorer": "fuzzy"}, r"unknown scorer 'fuzzy'"),
         ({"kind": "bench"}, r"bad\.yaml: kind: Input should be 'eval' or 'serve'"),
         ({"sample": {"limit": 0}}, r"bad\.yaml: sample\.limit: Input should be greater than or equal to 1"),
@@ -103,3 +104,48 @@ def test_sample_first_n_or_seeded_in_file_order_then_limit():
     ids = [int(r["id"]) for r in seeded]
     assert ids == sorted(ids) and len(set(ids)) == 10 and ids != list(range(10))
     assert select_rows(rows, Sample(limit=10, seed=7), limit=4) == seeded[:4]
+
+
+def _workload_file(directory, wid, suffix=".yaml"):
+    import json
+
+    import yaml
+
+    body = {"id": wid, "dataset": {"id": "x", "sha256": "0" * 64}, "kind": "eval", "input_tokens": 5, "scorer": "exact"}
+    path = directory / f"{wid}{suffix}"
+    path.write_text(json.dumps(body) if suffix == ".json" else yaml.safe_dump(body, sort_keys=False, allow_unicode=True))
+    return path
+
+
+@pytest.mark.parametrize(
+    "wid, says",
+    [
+        ("x...y", "id: workload id: contains '...' (Dagster's partition-range separator) (line 1)"),
+        ("a" * 220, "id: workload id: is 220 bytes long in UTF-8"),
+        ("a|b", "id: String should match pattern"),
+        ("a,b", "id: String should match pattern"),
+        ("a[b]", "id: String should match pattern"),
+        (" lead", "id: String should match pattern"),
+        ("modèle", "id: String should match pattern"),
+        ("Upper", "id: String should match pattern"),
+    ],
+)
+def test_an_id_dagster_cannot_take_is_reported_and_the_other_workloads_load(tmp_path, wid, says):
+    _workload_file(tmp_path, "good")
+    bad = _workload_file(tmp_path, wid)
+    report = load_workloads_report(tmp_path)
+    assert report.names == ["good"]
+    (problem,) = report.problems
+    assert str(problem).startswith(f"{bad}: {says}")
+    with pytest.raises(ConfigError, match="workload id|String should match"):  # `atlas eval run --workload` refuses it
+        resolve_workload(wid, tmp_path)
+    with pytest.raises(ConfigError):
+        load_workloads(tmp_path)
+
+
+def test_two_files_with_one_id_keep_the_first(tmp_path):
+    first, second = _workload_file(tmp_path, "w", ".json"), _workload_file(tmp_path, "w", ".yaml")
+    _workload_file(tmp_path, "good")
+    report = load_workloads_report(tmp_path)
+    assert report.names == ["good", "w"] and report.entries["w"] == load_workload(first)
+    assert [str(p) for p in report.problems] == [f"{second}: id: 'w' is defined twice (also by w.json) (line 1)"]

@@ -95,3 +95,58 @@ def test_cli_validate(tmp_path, example_doc, write_corpus, capsys):
     (tmp_path / "broken.json").write_text("{not json")
     assert main(["translation", "validate", str(tmp_path / "broken.json")]) == 1
     assert "not valid JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "corpus_id, says",
+    [
+        ("x...y", "corpus id: contains '...' (Dagster's partition-range separator)"),
+        ("a" * 201, "corpus id: is 201 bytes long in UTF-8"),
+        ("a|b", "must be a slug"),
+        ("a,b", "must be a slug"),
+        ("a[b]", "must be a slug"),
+        ("", "must be a slug"),
+        (" lead", "must be a slug"),
+        ("a\nb", "must be a slug"),
+        ("modèle", "must be a slug"),
+    ],
+)
+def test_a_corpus_id_dagster_cannot_take_is_an_error_of_the_dataset_id(example_doc, corpus_id, says):
+    example_doc["dataset"]["id"] = corpus_id
+    ((entry, field, message),) = problems(example_doc)
+    assert (entry, field) == (None, "dataset.id") and message.startswith(says)
+
+
+def test_the_corpora_report_keeps_the_valid_corpora_and_reports_the_rest(tmp_path, example_doc, write_corpus):
+    from atlas_assets.translation.corpora import load_corpora_report
+
+    good = write_corpus(example_doc, "good.json")
+    again = write_corpus(example_doc, "good-again.json")  # the same id: the first file in name order wins
+    example_doc["dataset"]["id"] = "x...y"
+    bad = write_corpus(example_doc, "x...y.json")
+    (tmp_path / "a|b.json").write_text("{not json")
+    report = load_corpora_report(tmp_path)
+    assert report.names == ["example-en-fr-v1"] and report.entries["example-en-fr-v1"].path == again
+    unreadable, *rest = map(str, report.problems)
+    assert unreadable.startswith(f"{tmp_path / 'a|b.json'}: file: not valid JSON")
+    assert rest == [
+        f"{good}: dataset field dataset.id: 'example-en-fr-v1' is also the id of good-again.json (kept)",
+        f"{bad}: dataset field dataset.id: corpus id: contains '...' (Dagster's partition-range separator)",
+    ]
+
+
+def test_cli_validate_refuses_a_corpus_id_dagster_cannot_take(tmp_path, example_doc, write_corpus):
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    good = write_corpus(example_doc, "good.json")
+    example_doc["dataset"]["id"] = "x...y"
+    bad = write_corpus(example_doc, "bad.json")
+    result = subprocess.run([sys.executable, "-m", "atlas_assets.cli", "translation", "validate", str(good), str(bad)],
+                            capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 1
+    assert f"ERROR {bad}: dataset field dataset.id: corpus id: contains '...' (Dagster's partition-range separator)" in result.stderr
+    assert f"{bad}: INVALID (1 error(s))" in result.stderr
+    assert "example-en-fr-v1 v1.0" in result.stdout and "26 entries" in result.stdout  # the good file is still summarized
