@@ -16,6 +16,7 @@ new later. Recording what was read keeps "stale" meaning "the bytes changed".
 from __future__ import annotations
 
 import base64
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -38,6 +39,20 @@ _METADATA_KINDS = {
     "path": lambda v: dg.MetadataValue.path(str(v)),
     "url": lambda v: dg.MetadataValue.url(str(v)),
 }
+
+
+_LOG = logging.getLogger("atlas_assets.definitions")
+
+
+def not_loaded(what: str, problems: Iterable[object]) -> str:
+    """Entries left out of the graph because of a problem: logged once at load, and returned
+    as a markdown paragraph for the description of the assets they would have been part of."""
+    lines = [str(p) for p in problems]
+    for line in lines:
+        _LOG.warning(f"{what} not loaded: {line}")
+    if not lines:
+        return ""
+    return f"\n\n**Not loaded ({len(lines)} {what} with a problem; fix and reload):**\n\n" + "\n".join(f"- `{line}`" for line in lines)
 
 
 def metadata(facts: Iterable[Fact]) -> dict[str, Any]:

@@ -199,3 +199,17 @@ def test_incomplete_batch_writes_only_the_sidecar(env: Env) -> None:
     assert not result.success
     folder = env.stored(f"autobench/generations/{GID}/dataset")
     assert sorted(p.name for p in folder.iterdir()) == ["generated-routing.incomplete.yaml"]
+
+
+def test_a_fresh_benchmark_rerun_keeps_its_data_version(env: Env) -> None:
+    """The version is the verdicts: a re-run from scratch (new latencies, new row order) keeps it."""
+    env.observe_requests()
+    assert env.generation().success
+    assert env.materialize(dg.AssetSelection.assets(BENCH), partition=None).success
+    first = env.instance.get_latest_materialization_event(BENCH).asset_materialization
+    env.stored("autobench/benchmarks/routing/results.jsonl").unlink()  # nothing to resume from
+    assert env.materialize(dg.AssetSelection.assets(BENCH), partition=None).success
+    second = env.instance.get_latest_materialization_event(BENCH).asset_materialization
+    assert second.tags["dagster/data_version"] == first.tags["dagster/data_version"]
+    assert list(second.metadata)[0].endswith(".pass_rate")
+    assert env.status(BENCH, None) is StaleStatus.FRESH

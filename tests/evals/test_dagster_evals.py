@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 
 import dagster as dg
 import pyarrow.parquet as pq
@@ -53,7 +54,7 @@ def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
     resources = eval_run_resources(tmp_path, workloads_dir)
     instance = dg.DagsterInstance.get()
     (expected,) = eval_defs.workload_versions(
-        {WORKLOAD: eval_defs.load_workloads(workloads_dir)[WORKLOAD]}, registry.DEFAULT_DATASETS_ROOT
+        {WORKLOAD: eval_defs.load_workloads_report(workloads_dir).entries[WORKLOAD]}, registry.DEFAULT_DATASETS_ROOT
     )
     key = dg.MultiPartitionKey({"engine": ENGINE, "workload": WORKLOAD})
     result = dg.materialize([run_asset], instance=instance, resources=resources, partition_key=key)
@@ -62,7 +63,8 @@ def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
     sha = hashlib.sha256(results_path.read_bytes()).hexdigest()
     event = instance.get_latest_materialization_event(dg.AssetKey("eval_run")).asset_materialization
     assert event.partition == key
-    assert event.tags["dagster/data_version"] == sha
+    # the data version is the scored content, recorded in results.json; the file keeps its byte sha
+    assert event.tags["dagster/data_version"] == json.loads(results_path.read_bytes())["content_sha256"] != sha
     # the workload partition was never recorded: eval_run recorded the bytes it read
     # Dagster records a partitioned input as the version itself or as its digest of the
     # partitions' versions, depending on how the step reads it; either names these bytes
@@ -72,7 +74,8 @@ def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
     metadata = event.metadata
     assert metadata["total"].value == 12 and 0 < metadata["accuracy"].value <= 1
     assert metadata["results_sha256"].value == sha
-    assert "| TTFT |" in metadata["latency"].value and metadata["failures"].value == "none"
+    assert "| TTFT |" in metadata["latency (ms)"].value and "failures_by_reason" not in metadata
+    assert list(metadata)[:2] == ["accuracy", "accuracy_95ci"] and "Wilson" in metadata["accuracy_95ci"].value
     assert (tmp_path / "artifacts" / "evals" / ENGINE / WORKLOAD / "checkpoint.jsonl").is_file()
 
     matrix = dg.materialize([matrix_asset], instance=instance, resources=resources)

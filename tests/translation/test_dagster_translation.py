@@ -56,7 +56,10 @@ def test_materialize_translation_run_and_staleness(tmp_path):
         mat = result.asset_materializations_for_node("translation__translation_run")[0]
         card_path = tmp_path / "artifacts" / "translation" / "sim-a" / "example-en-fr-v1" / "run_card.json"
         assert card_path.is_file()
-        assert mat.metadata["run_card_sha256"].value == mat.tags["dagster/data_version"]
+        # data version = the card's scored content; the card file keeps its byte sha
+        assert mat.tags["dagster/data_version"] == json.loads(card_path.read_bytes())["content_sha256"]
+        assert mat.metadata["run_card_sha256"].value == hashlib.sha256(card_path.read_bytes()).hexdigest()
+        assert "signature" in " ".join(mat.metadata)
         assert mat.metadata["chrf++"].value > 50
         board = dg.materialize([asset(board_key)], instance=instance, resources=defs.resources)
         md = board.asset_materializations_for_node("translation__leaderboard")[0].metadata["leaderboard"].value

@@ -6,20 +6,22 @@ from pathlib import Path
 
 import dagster as dg
 
-from atlas_assets.orchestration.autobench.assets import make_benchmark_assets, make_generation_assets
+from atlas_assets.orchestration import shell
+from atlas_assets.orchestration.autobench.assets import benchmark_asset, make_generation_assets
 from atlas_assets.orchestration.autobench.checks import make_review_check
 from atlas_assets.orchestration.autobench.sensors import make_partitions_sensor
 from atlas_assets.orchestration.resources import RESOURCES
-from autobench.project import load_project, project_path
+from autobench.project import load_project_report, project_path
 
 
 def build_defs(project: Path | None = None) -> dg.Definitions:
     project = project or project_path()
-    base, doc = load_project(project)
+    report = load_project_report(project)
+    base, doc = report.base, report.project
+    shell.not_loaded("autobench generations or benchmarks", report.problems)
     assets: list = make_generation_assets(dict(doc.generations), base) if doc.generations else []
     outputs = {(base / entry.output).resolve(): (gid, entry) for gid, entry in doc.generations.items()}
-    for rel in doc.benchmarks:
-        assets.extend(make_benchmark_assets(base / rel, outputs))
+    assets += [benchmark_asset(name, spec, bench_file, outputs) for name, (bench_file, spec) in sorted(report.benchmarks.items())]
     return dg.Definitions(
         assets=assets,
         asset_checks=[make_review_check()] if doc.generations else [],

@@ -56,12 +56,13 @@ from typing import Any
 
 import dagster as dg
 
-from atlas_assets.core.hashing import sha256_file, sha256_json
+from atlas_assets.core.hashing import sha256_file
 from atlas_assets.core.storage import ArtifactStore
+from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import ArtifactStoreResource
 from atlas_assets.orchestration.versions import code_version
 from autobench import files
-from autobench.benchmark import dataset_path, run_benchmark
+from autobench.benchmark import benchmark_facts, dataset_path, run_benchmark
 from autobench.generation import GenerationResult, generate_dataset_sync, output_paths
 from autobench.models import ReviewStatus
 from autobench.project import GenerationEntry
@@ -209,12 +210,14 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         request_bytes = request_file.read_bytes()
         request = files.load_request(request_file)
         generator = load_callable(entry.generator, search=(base,))
-        result = generate_dataset_sync(generator, request, generator_id=entry.generator, dataset_id=gid, version=entry.version)
+        result = generate_dataset_sync(
+            generator, request, generator_id=entry.generator, dataset_id=gid, version=entry.version, progress=shell.run_log(context)
+        )
         store = artifact_store.store()
         store.put_bytes(f"{generation_prefix(gid)}/batch/request.yaml", request_bytes, "application/yaml")
         stored = store.put_bytes(result_path(gid), result.model_dump_json(indent=1).encode(), "application/json")
         batch = result.batch
-        version = sha256_json({"request": result.request_sha256, "batch": batch.model_dump(mode="json")})
+        version = result.content_sha256  # the cases and their request; not usage, cost or timings
         return dg.MaterializeResult(
             data_version=dg.DataVersion(version),
             metadata={
@@ -234,7 +237,7 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         store = artifact_store.store()
         result = load_result(store, gid)
         stored = store.put_bytes(manifest_path(gid), result.manifest_yaml(), "application/yaml")
-        version = sha256_json([r.model_dump(mode="json") for r in result.records])
+        version = result.review_sha256
         return dg.MaterializeResult(data_version=dg.DataVersion(version), metadata={**result.review_counts, "sha256": version, "uri": stored.uri})
 
     @dg.asset(key=DATASET_KEY, deps=[MANIFEST_KEY, BATCH_KEY], group_name=GROUP, partitions_def=partitions_def,
@@ -262,12 +265,7 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
 # --- benchmark assets ----------------------------------------------------------------------
 
 
-def make_benchmark_assets(bench_file: Path, outputs: dict[Path, tuple[str, GenerationEntry]]) -> list:
-    document = files.load_document(bench_file, files.BenchmarkFile)
-    return [_benchmark_asset(name, spec, bench_file, outputs) for name, spec in document.benchmark.items()]
-
-
-def _benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, outputs: dict[Path, tuple[str, GenerationEntry]]):
+def benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, outputs: dict[Path, tuple[str, GenerationEntry]]):
     source = dataset_path(spec, bench_file.parent).resolve()
     generated = outputs.get(source)
     deps = (
@@ -276,7 +274,7 @@ def _benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, out
 
     @dg.asset(key=dg.AssetKey([PREFIX, "benchmark", name]), deps=deps, group_name=GROUP, code_version=BENCHMARK_CODE_VERSION,
               description=f"Every case x variant of benchmark {name} ({bench_file.name}); reads the published dataset, never generates.")
-    def benchmark_run(artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+    def benchmark_run(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
         prefix = benchmark_prefix(name)
         with tempfile.TemporaryDirectory(prefix="autobench-") as tmp:
@@ -296,11 +294,13 @@ def _benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, out
             if store.exists(f"{prefix}/results.jsonl"):  # resume after an interrupted materialization
                 (results / name).mkdir(parents=True)
                 (results / name / "results.jsonl").write_bytes(store.get_bytes(f"{prefix}/results.jsonl"))
-            summaries = run_benchmark(name, run_spec, bench_file.parent, results)
+            run_benchmark(name, run_spec, bench_file.parent, results, progress=shell.run_log(context))
             store.put_bytes(f"{prefix}/results.jsonl", (results / name / "results.jsonl").read_bytes(), "application/x-ndjson")
             summary = store.put_bytes(f"{prefix}/summary.json", (results / name / "summary.json").read_bytes(), "application/json")
-        meta: dict = {f"{s.variant}.pass_rate": s.pass_rate or 0.0 for s in summaries}
-        meta.update({f"{s.variant}.mean_score": s.mean_score or 0.0 for s in summaries})
-        return dg.MaterializeResult(data_version=dg.DataVersion(summary.sha256), metadata={**meta, "sha256": summary.sha256, "uri": summary.uri})
+        document = json.loads(store.get_bytes(f"{prefix}/summary.json"))
+        return dg.MaterializeResult(
+            data_version=dg.DataVersion(document["content_sha256"]),  # the verdicts, not latencies or row order
+            metadata={**shell.metadata(benchmark_facts(document)), "sha256": summary.sha256, "uri": summary.uri},
+        )
 
     return benchmark_run

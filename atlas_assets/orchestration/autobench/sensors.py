@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 
 from atlas_assets.orchestration.autobench.assets import PARTITIONS_NAME, partitions_def
-from autobench.project import load_project
+from autobench.project import load_project_report
 
 
 def make_partitions_sensor(project: Path | None) -> dg.SensorDefinition:
@@ -14,7 +14,7 @@ def make_partitions_sensor(project: Path | None) -> dg.SensorDefinition:
                description="Keeps the autobench generation-request partitions equal to the project file's "
                            "generations. Adds/removes partitions only: it never requests a run.")
     def autobench_generation_requests(context: dg.SensorEvaluationContext) -> dg.SensorResult:
-        _, doc = load_project(project)
+        doc = load_project_report(project).project
         existing = set(context.instance.get_dynamic_partitions(PARTITIONS_NAME))
         wanted = set(doc.generations)
         requests = []

@@ -27,7 +27,7 @@ the decorated functions at definition time.)
 """
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import dagster as dg
 import orjson
@@ -36,11 +36,11 @@ from pydantic import Field
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.corpus import registry
 from atlas_assets.evals import HARNESS_VERSION
-from atlas_assets.evals.engines import EnginesFile, load_engines
+from atlas_assets.evals.engines import Engine, load_engines_report
 from atlas_assets.evals.matrix import matrix_markdown, matrix_parquet, matrix_png, matrix_rows
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
 from atlas_assets.evals.runner import run_eval
-from atlas_assets.evals.workloads import Workload, load_workloads
+from atlas_assets.evals.workloads import Workload, load_workloads_report
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.datasets.assets import CORPUS, CorpusResource, dataset_key
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
@@ -77,11 +77,13 @@ class EvalsResource(dg.ConfigurableResource):
     workloads_dir: Optional[str] = Field(default=None, description="workloads folder; default $ATLAS_WORKLOADS or <repo>/workloads")
     work_dir: Optional[str] = Field(default=None, description="local checkpoints; default $ATLAS_CACHE_DIR/evals or <repo>/.cache/evals")
 
-    def engines(self) -> EnginesFile:
-        return load_engines(self.engines_file)
+    def engines(self) -> dict[str, Engine]:
+        """The engines that validate (one bad entry never hides the others)."""
+        return load_engines_report(self.engines_file).entries
 
     def workloads(self) -> dict[str, Workload]:
-        return load_workloads(self.workloads_dir)
+        """The workloads that validate (one bad file never hides the others)."""
+        return load_workloads_report(self.workloads_dir).entries
 
     def run_dir(self, engine: str, workload: str) -> Path:
         root = Path(self.work_dir) if self.work_dir else default_cache_dir() / "evals"
@@ -90,27 +92,6 @@ class EvalsResource(dg.ConfigurableResource):
 
 def artifact_prefix(engine: str, workload: str) -> str:
     return f"{PREFIX}/{engine}/{workload}"
-
-
-def _latency_table(metrics: dict[str, Any]) -> str:
-    lines = ["| ms | mean | p50 | p90 | p99 |", "|---|---:|---:|---:|---:|"]
-    for name, key in (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms")):
-        s = metrics[key]
-        cells = ["—" if s[k] is None else f"{s[k]:.2f}" for k in ("mean", "p50", "p90", "p99")]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _failures_md(scores: dict[str, Any] | None, metrics: dict[str, Any], limit: int = 20) -> str:
-    if scores is None:
-        return f"{metrics['requests_failed']} failed request(s) (serve workload)"
-    failures = scores["failures"]
-    if not failures:
-        return "none"
-    lines = ["| row | error |", "|---|---|"] + [f"| `{f['id']}` | {str(f['error'])[:160]} |" for f in failures[:limit]]
-    if len(failures) > limit:
-        lines.append(f"| … | {len(failures) - limit} more |")
-    return "\n".join(lines)
 
 
 def workload_versions(workloads: dict[str, Workload], datasets_root: Path) -> list[shell.Published]:
@@ -144,12 +125,13 @@ def workload_versions(workloads: dict[str, Workload], datasets_root: Path) -> li
 def build_defs(
     engines_file: Path | None = None, workloads_dir: Path | None = None, datasets_root: Path | None = None
 ) -> dg.Definitions:
-    engines = load_engines(engines_file)
-    workloads = load_workloads(workloads_dir)
+    engines_report, workloads_report = load_engines_report(engines_file), load_workloads_report(workloads_dir)
+    engines, workloads = engines_report.entries, workloads_report.entries
+    problems = shell.not_loaded("engines or workloads", [*engines_report.problems, *workloads_report.problems])
     corpus = CorpusResource(datasets_root=str(Path(datasets_root).resolve())) if datasets_root else CORPUS
     workload_partitions = dg.StaticPartitionsDefinition(sorted(workloads))
     partitions = dg.MultiPartitionsDefinition(
-        {ENGINE_DIM: dg.StaticPartitionsDefinition(sorted(engines.engines)), WORKLOAD_DIM: workload_partitions}
+        {ENGINE_DIM: dg.StaticPartitionsDefinition(sorted(engines)), WORKLOAD_DIM: workload_partitions}
     )
 
     @dg.asset(
@@ -187,8 +169,9 @@ def build_defs(
         pool=POOL,
         kinds={"json"},
         description="One workload run against one engine: results.json (metrics with vLLM's latency "
-        "definitions, scores with failures kept apart) and the per-row checkpoint. Data version = sha256 "
-        "of results.json. Simulator engines are started in-process on 127.0.0.1.",
+        "definitions, scores with failures kept apart) and the per-row checkpoint. Data version = the "
+        "run's scored content (results.json without timestamps, ports or durations), so a re-run that "
+        "changes no verdict keeps it. Simulator engines are started in-process on 127.0.0.1." + problems,
     )
     def eval_run(
         context: dg.AssetExecutionContext,
@@ -198,7 +181,7 @@ def build_defs(
     ) -> dg.MaterializeResult:
         keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
         engine_name, workload_id = keys[ENGINE_DIM], keys[WORKLOAD_DIM]
-        engine = evals.engines().engines.get(engine_name)
+        engine = evals.engines().get(engine_name)
         workload = evals.workloads().get(workload_id)
         if engine is None or workload is None:
             raise dg.Failure(f"engine {engine_name!r} or workload {workload_id!r} is no longer defined")
@@ -206,37 +189,16 @@ def build_defs(
             context, workload_versions({workload_id: workload}, corpus.root()), "the workload and dataset bytes eval_run read"
         )
         run_dir = evals.run_dir(engine_name, workload_id)
-        outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root())
+        outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root(), progress_log=shell.run_log(context))
         store = artifact_store.store()
         prefix = artifact_prefix(engine_name, workload_id)
         stored = store.put_bytes(f"{prefix}/{RESULTS}", (run_dir / RESULTS).read_bytes(), "application/json")
         store.put_bytes(f"{prefix}/{RESULTS_SHA}", (run_dir / RESULTS_SHA).read_bytes(), "text/plain")
         store.put_bytes(f"{prefix}/{CHECKPOINT}", (run_dir / CHECKPOINT).read_bytes(), "application/x-ndjson")
-        res, metrics, scores = outcome.results, outcome.results["metrics"], outcome.results["scores"]
-        metadata: dict[str, Any] = {
-            "results": dg.MetadataValue.path(stored.uri),
-            "results_sha256": outcome.sha256,
-            "model": res["model"],
-            "dataset_sha256": res["dataset"]["sha256"],
-            "rows": dg.MetadataValue.int(res["run"]["rows_selected"]),
-            "rows_sent": dg.MetadataValue.int(outcome.sent),
-            "rows_resumed": dg.MetadataValue.int(outcome.resumed),
-            "requests_failed": dg.MetadataValue.int(metrics["requests_failed"]),
-            "latency": dg.MetadataValue.md(_latency_table(metrics)),
-            "request_throughput": dg.MetadataValue.float(float(metrics["request_throughput"] or 0.0)),
-            "failures": dg.MetadataValue.md(_failures_md(scores, metrics)),
-        }
-        if scores is not None:
-            metadata["accuracy"] = dg.MetadataValue.float(float(scores["accuracy"] or 0.0))
-            metadata["correct"] = dg.MetadataValue.int(scores["correct"])
-            metadata["total"] = dg.MetadataValue.int(scores["total"])
-            errata = res.get("errata") or {}
-            if errata.get("pinned"):
-                metadata["errata"] = ", ".join(errata["pinned"])
-                metadata["errata_excluded_rows"] = dg.MetadataValue.int(len(scores.get("excluded") or []))
-        for warning in res["warnings"]:
+        for warning in outcome.results["warnings"]:
             context.log.warning(warning)
-        return dg.MaterializeResult(data_version=dg.DataVersion(outcome.sha256), metadata=metadata)
+        metadata = {**shell.metadata(outcome.facts()), "results": dg.MetadataValue.path(stored.uri), "results_sha256": outcome.sha256}
+        return dg.MaterializeResult(data_version=dg.DataVersion(outcome.content_sha256), metadata=metadata)
 
     @dg.asset(
         name="eval_matrix",
@@ -245,11 +207,11 @@ def build_defs(
         code_version=EVAL_MATRIX_CODE_VERSION,
         kinds={"parquet", "png"},
         description="The engine x workload matrix of the stored eval runs: accuracy (eval) or "
-        "requests/s (serve) per cell, as markdown, evals/eval_matrix.parquet and evals/eval_matrix.png.",
+        "requests/s (serve) per cell, as markdown, evals/eval_matrix.parquet and evals/eval_matrix.png." + problems,
     )
     def eval_matrix(context: dg.AssetExecutionContext, evals: EvalsResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
-        engine_names = sorted(evals.engines().engines)
+        engine_names = sorted(evals.engines())
         workload_ids = sorted(evals.workloads())
         cells = []
         for engine in engine_names:
@@ -284,7 +246,7 @@ def build_defs(
                 "Records each workload partition at the version of its bytes (workload definition + the "
                 "content sha256 of its dataset) without a run, so eval_run staleness follows the bytes. "
                 "Never requests a run.",
-                lambda: workload_versions(load_workloads(workloads_dir), corpus.root()),
+                lambda: workload_versions(load_workloads_report(workloads_dir).entries, corpus.root()),
             )
         ],
         resources={"evals": EVALS, "corpus": corpus, "artifact_store": RESOURCES["artifact_store"]},

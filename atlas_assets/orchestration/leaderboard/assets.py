@@ -49,7 +49,7 @@ DUMP_CHECK = "dump_is_valid"
 # media and telemetry cannot.
 LEADERBOARD_CODE_VERSION = code_version(
     PACKAGE_VERSION,
-    source_files("ratings", exclude=("cli.py", "sample.py", "media.py", "telemetry.py", "report.py", "source.py")),
+    source_files("ratings", exclude=("cli.py", "sample.py", "media.py", "telemetry.py", "report.py", "source.py", "progress.py")),
 )
 TELEMETRY_CODE_VERSION = code_version(
     PACKAGE_VERSION, [p for p in source_files("ratings") if p.name in ("telemetry.py", "dump.py", "model.py", "errors.py")]
@@ -256,7 +256,7 @@ def leaderboard(
     }
     for category in categories:
         metadata[f"votes/{category['category']}"] = dg.MetadataValue.int(int(category["vote_count"]))
-        metadata[f"top{TOP_N}/{category['category']}"] = dg.MetadataValue.md(top_table(category))
+        metadata[f"top{TOP_N}/{category['category']}"] = dg.MetadataValue.md(top_table(category, min_votes=params.min_votes))
 
     shell.record_read_version(context, VOTES_DUMP, dump_facts["dump_data_version"], {"source": dump.source})
     yield dg.MaterializeResult(

@@ -18,20 +18,21 @@ run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<cor
 """
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import dagster as dg
 import orjson
 from pydantic import Field
 
-from atlas_assets.core.hashing import sha256_bytes
-from atlas_assets.evals.engines import load_engines
+from atlas_assets.evals.engines import Engine, load_engines_report
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
 from atlas_assets.orchestration.versions import code_version, source_files
-from atlas_assets.translation import corpora
+from atlas_assets.translation.leaderboard import leaderboard
+from atlas_assets.translation.report import run_facts
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
-from atlas_assets.translation.schema import CorpusError, LoadedCorpus, validate_file
+from atlas_assets.translation.corpora import load_corpora_report
+from atlas_assets.translation.schema import CorpusError, LoadedCorpus
 
 GROUP = "translation"
 PREFIX = "translation"
@@ -51,12 +52,11 @@ class TranslationResource(dg.ConfigurableResource):
 
     def valid_corpora(self) -> dict[str, LoadedCorpus]:
         """Every valid corpus in the folder by dataset id (each file read and validated once)."""
-        out = {}
-        for path in corpora.discover(self.corpora_dir):
-            report = validate_file(path)
-            if report.corpus is not None and report.sha256 is not None:
-                out[report.corpus.dataset.id] = LoadedCorpus(path, report.corpus, report.sha256)
-        return out
+        return load_corpora_report(self.corpora_dir).entries
+
+    def engines(self) -> dict[str, Engine]:
+        """The engines that validate (one bad entry never hides the others)."""
+        return load_engines_report(self.engines_file).entries
 
     def corpus_paths(self) -> dict[str, Path]:
         return {corpus_id: loaded.path for corpus_id, loaded in self.valid_corpora().items()}
@@ -64,14 +64,6 @@ class TranslationResource(dg.ConfigurableResource):
     def run_dir(self, engine: str, corpus_id: str) -> Path:
         root = Path(self.work_dir) if self.work_dir else default_cache_dir() / "translation"
         return root / engine / corpus_id
-
-
-def _corpus_ids(root: Optional[Path]) -> list[str]:
-    ids = []
-    for path in corpora.discover(root):
-        report = validate_file(path)
-        ids.append(report.corpus.dataset.id if report.corpus is not None else path.stem)
-    return sorted(set(ids))
 
 
 def corpus_versions(corpora: dict[str, LoadedCorpus]) -> list[shell.Published]:
@@ -89,8 +81,9 @@ def corpus_versions(corpora: dict[str, LoadedCorpus]) -> list[shell.Published]:
 
 
 def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] = None) -> dg.Definitions:
-    engines = sorted(load_engines(engines_file).engines)
-    corpus_ids = _corpus_ids(corpora_dir) or ["none"]
+    engines_report, corpora_report = load_engines_report(engines_file), load_corpora_report(corpora_dir)
+    engines, corpus_ids = engines_report.names, corpora_report.names
+    problems = shell.not_loaded("engines or corpora", [*engines_report.problems, *corpora_report.problems])
     resource = TranslationResource(
         corpora_dir=str(corpora_dir) if corpora_dir else None, engines_file=str(engines_file) if engines_file else None
     )
@@ -121,12 +114,13 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         code_version=CODE_VERSION,
         kinds={"json"},
         description="One translation corpus through one engine: the run card (scores with sacreBLEU signatures, "
-        "breakdowns, per-entry outputs). Data version = sha256 of run_card.json.",
+        "breakdowns, per-entry outputs). Data version = the card's scored content (no timestamps, ports or "
+        "durations)." + problems,
     )
     def translation_run(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
         engine_name, corpus_id = keys[ENGINE_DIM], keys[CORPUS_DIM]
-        engine = load_engines(translation.engines_file).engines.get(engine_name)
+        engine = translation.engines().get(engine_name)
         loaded = translation.valid_corpora().get(corpus_id)
         if engine is None or loaded is None:
             raise dg.Failure(f"engine {engine_name!r} or corpus {corpus_id!r} is not defined (or the corpus is invalid)")
@@ -134,28 +128,18 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         path = loaded.path
         run_dir = translation.run_dir(engine_name, corpus_id)
         try:
-            outcome = run_translation(path, engine, run_dir)
+            outcome = run_translation(path, engine, run_dir, progress_log=shell.run_log(context))
         except CorpusError as exc:
             raise dg.Failure(str(exc)) from None
         store = artifact_store.store()
         stored = store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD}", (run_dir / CARD).read_bytes(), "application/json")
         store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD_SHA}", (run_dir / CARD_SHA).read_bytes(), "text/plain")
-        card = outcome.card
-        scores = card["scores"]
         return dg.MaterializeResult(
-            data_version=dg.DataVersion(outcome.sha256),
+            data_version=dg.DataVersion(outcome.content_sha256),
             metadata={
+                **shell.metadata(run_facts(outcome.card)),
                 "run_card": dg.MetadataValue.path(stored.uri),
                 "run_card_sha256": outcome.sha256,
-                "dataset_sha256": card["dataset"]["sha256"],
-                "dataset_version": card["dataset"]["version"],
-                "chrf++": dg.MetadataValue.float(scores["chrf++"]["score"]),
-                "chrf": dg.MetadataValue.float(scores["chrf"]["score"]),
-                "bleu": dg.MetadataValue.float(scores["bleu"]["score"]),
-                "chrf++_signature": scores["chrf++"]["signature"],
-                "segments_sent": dg.MetadataValue.int(outcome.sent),
-                "segments_resumed": dg.MetadataValue.int(outcome.resumed),
-                "failed": dg.MetadataValue.int(card["run"]["failed"]),
             },
         )
 
@@ -165,31 +149,16 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         deps=[translation_run],
         code_version=CODE_VERSION,
         kinds={"markdown"},
-        description="Per corpus, the engines' stored run cards ranked by chrF++ (markdown in metadata).",
+        description="Per corpus, the engines' stored run cards ranked by chrF++, with each metric's "
+        "sacreBLEU signature (markdown in metadata)." + problems,
     )
     def translation_leaderboard(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
-        engine_names = sorted(load_engines(translation.engines_file).engines)
-        tables: dict[str, list[dict[str, Any]]] = {}
-        for corpus_id in sorted(translation.corpus_paths()):
-            rows = []
-            for engine in engine_names:
-                key = f"{PREFIX}/{engine}/{corpus_id}/{CARD}"
-                if store.exists(key):
-                    card = orjson.loads(store.get_bytes(key))
-                    s = card["scores"]
-                    rows.append({"engine": engine, "model": card["model"], "version": card["dataset"]["version"], "sha": card["dataset"]["sha256"][:12], "chrf++": s["chrf++"]["score"], "chrf": s["chrf"]["score"], "bleu": s["bleu"]["score"], "sig": s["chrf++"]["signature"]})
-            tables[corpus_id] = sorted(rows, key=lambda r: -r["chrf++"])
-        md = []
-        for corpus_id, rows in tables.items():
-            md.append(f"### {corpus_id}\n\n| # | engine | model | chrF++ | chrF | BLEU | dataset |\n|---:|---|---|---:|---:|---:|---|")
-            md += [f"| {i} | {r['engine']} | {r['model']} | {r['chrf++']:.2f} | {r['chrf']:.2f} | {r['bleu']:.2f} | v{r['version']} `{r['sha']}` |" for i, r in enumerate(rows, 1)]
-            if rows:
-                md.append(f"\nchrF++ signature: `{rows[0]['sig']}`\n")
-        data = orjson.dumps(tables, option=orjson.OPT_SORT_KEYS)
+        keys = [f"{PREFIX}/{engine}/{corpus_id}/{CARD}" for corpus_id in sorted(translation.corpus_paths()) for engine in sorted(translation.engines())]
+        board = leaderboard([orjson.loads(store.get_bytes(key)) for key in keys if store.exists(key)])
         return dg.MaterializeResult(
-            data_version=dg.DataVersion(sha256_bytes(data)),
-            metadata={"leaderboard": dg.MetadataValue.md("\n".join(md) or "no run cards yet"), "runs": sum(len(r) for r in tables.values())},
+            data_version=dg.DataVersion(board.sha256),
+            metadata={"leaderboard": dg.MetadataValue.md(board.markdown or "no run cards yet"), "runs": dg.MetadataValue.int(board.runs)},
         )
 
     return dg.Definitions(
