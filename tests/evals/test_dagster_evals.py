@@ -87,3 +87,22 @@ def test_materialize_one_partition_and_the_matrix(tmp_path, dagster_home):
     assert picture.format == "PNG" and picture.width > 300
     md = instance.get_latest_materialization_event(dg.AssetKey("eval_matrix")).asset_materialization.metadata["matrix"].value
     assert f"| `{WORKLOAD}` |" in md and f"{metadata['accuracy'].value * 100:.1f}%" in md and "—" in md
+
+
+def test_a_run_on_another_machine_resumes_from_the_stored_checkpoint(tmp_path, dagster_home):
+    """Two work folders stand for two machines sharing one artifact store."""
+    workloads_dir = tmp_path / "workloads"
+    workloads_dir.mkdir()
+    body = yaml.safe_load((DEFAULT_WORKLOADS_DIR / f"{WORKLOAD}.yaml").read_text())
+    body["sample"] = {"limit": 8, "seed": 5}
+    (workloads_dir / f"{WORKLOAD}.yaml").write_text(yaml.safe_dump(body))
+    run_asset = next(a for a in eval_defs.build_defs(DEFAULT_ENGINES_FILE, workloads_dir).assets if a.key == dg.AssetKey("eval_run"))
+    key = dg.MultiPartitionKey({"engine": ENGINE, "workload": WORKLOAD})
+    instance = dg.DagsterInstance.get()
+    first = eval_run_resources(tmp_path / "machine-a", workloads_dir)
+    second = {**eval_run_resources(tmp_path / "machine-b", workloads_dir), "artifact_store": first["artifact_store"]}
+    assert dg.materialize([run_asset], instance=instance, resources=first, partition_key=key).success
+    assert not (tmp_path / "machine-b" / "work").exists()
+    assert dg.materialize([run_asset], instance=instance, resources=second, partition_key=key).success
+    metadata = instance.get_latest_materialization_event(dg.AssetKey("eval_run")).asset_materialization.metadata
+    assert metadata["rows_resumed"].value == 8 and metadata["rows_sent"].value == 0

@@ -34,16 +34,30 @@ import orjson
 from pydantic import Field
 
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.core.mirror import mirror_to_store, seed_from_store
 from atlas_assets.corpus import registry
 from atlas_assets.evals import HARNESS_VERSION
 from atlas_assets.evals.engines import Engine, load_engines_report
-from atlas_assets.evals.matrix import matrix_markdown, matrix_parquet, matrix_png, matrix_rows
+from atlas_assets.evals.matrix import (
+    matrix_markdown,
+    matrix_parquet,
+    matrix_png,
+    matrix_rows,
+)
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import Workload, load_workloads_report
 from atlas_assets.orchestration import shell
-from atlas_assets.orchestration.datasets.assets import CORPUS, CorpusResource, dataset_key
-from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
+from atlas_assets.orchestration.datasets.assets import (
+    CORPUS,
+    CorpusResource,
+    dataset_key,
+)
+from atlas_assets.orchestration.resources import (
+    RESOURCES,
+    ArtifactStoreResource,
+    default_cache_dir,
+)
 from atlas_assets.orchestration.versions import code_version, source_files
 
 GROUP = "evals"
@@ -189,9 +203,13 @@ def build_defs(
             context, workload_versions({workload_id: workload}, corpus.root()), "the workload and dataset bytes eval_run read"
         )
         run_dir = evals.run_dir(engine_name, workload_id)
-        outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root(), progress_log=shell.run_log(context))
         store = artifact_store.store()
         prefix = artifact_prefix(engine_name, workload_id)
+        # another machine's interrupted run resumes here: its checkpoint is mirrored to the store
+        if seed_from_store(store, f"{prefix}/{CHECKPOINT}", run_dir / CHECKPOINT):
+            context.log.info(f"resuming from the stored checkpoint {store.uri(f'{prefix}/{CHECKPOINT}')}")
+        with mirror_to_store(run_dir / CHECKPOINT, store, f"{prefix}/{CHECKPOINT}"):
+            outcome = run_eval(workload, engine, run_dir, datasets_root=corpus.root(), progress_log=shell.run_log(context))
         stored = store.put_bytes(f"{prefix}/{RESULTS}", (run_dir / RESULTS).read_bytes(), "application/json")
         store.put_bytes(f"{prefix}/{RESULTS_SHA}", (run_dir / RESULTS_SHA).read_bytes(), "text/plain")
         store.put_bytes(f"{prefix}/{CHECKPOINT}", (run_dir / CHECKPOINT).read_bytes(), "application/x-ndjson")
