@@ -54,6 +54,18 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+
+async def read_body(receive: Receive) -> bytes | None:
+    """A request's whole body from its ASGI messages; None when the client disconnected."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
 class LoggedRequest(NamedTuple):
     row_id: str | None
     body_sha256: str
@@ -158,15 +170,9 @@ class SimulatorApp:
     async def _chat(self, receive: Receive, send: Send) -> None:
         loop = asyncio.get_running_loop()
         arrived = loop.time()  # the latency model counts from here, not from when work ends
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
+        body = await read_body(receive)
+        if body is None:
+            return
         body_sha = hashlib.sha256(body).hexdigest()
         attempt = self._attempts.get(body_sha, 0)
         self._attempts[body_sha] = attempt + 1

@@ -40,7 +40,7 @@ import uvicorn
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT
 from atlas_assets.simulator.index import corpus_index
 from atlas_assets.simulator.profiles import SimulatorProfile
-from atlas_assets.simulator.server import SimulatorApp, bind, url_of
+from atlas_assets.simulator.server import SimulatorApp, bind, read_body, url_of
 
 CHAT = "/v1/chat/completions"
 
@@ -85,15 +85,9 @@ class Gate:
             await self.app(scope, receive, send)
             return
 
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
+        body = await read_body(receive)
+        if body is None:
+            return
         sha = hashlib.sha256(body).hexdigest()
         self.counts["arrived"] += 1
         self._log("arrived", sha)
