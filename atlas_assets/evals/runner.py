@@ -185,6 +185,12 @@ def pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
     )
 
 
+def with_model(engine: Engine, model: str) -> Engine:
+    """The engine as if its model had been given: a model picked from /v1/models is recorded
+    and fingerprinted exactly like `--model` with that id (a simulator's model is its profile's)."""
+    return engine if engine.is_simulator or engine.model else engine.model_copy(update={"model": model})
+
+
 def event_loop_runner() -> asyncio.Runner:
     import uvloop  # installed with uvicorn (dagster-webserver and the simulator)
 
@@ -367,7 +373,7 @@ def run_eval(
             async with client:
                 models_answer = await client.models()
                 model = pick_model(engine, models_answer)
-                planned = plan_requests(rows, spec, workload, model, engine.identity(), dataset_sha)
+                planned = plan_requests(rows, spec, workload, model, with_model(engine, model).identity(), dataset_sha)
                 checkpoint = run_dir / CHECKPOINT
                 expected = {p.id: p.fingerprint for p in planned}
                 valid, stale = compact_checkpoint(checkpoint, expected)
@@ -389,7 +395,7 @@ def run_eval(
             models_answer, model, planned, records, stale, sent = runner.run(session())
     extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale}
     body = _results_body(
-        workload, engine_info(engine, base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
+        workload, engine_info(with_model(engine, model), base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
     if progress_log is not None:

@@ -113,6 +113,21 @@ def test_resume_sends_only_unfinished_rows_and_each_row_once(tmp_path, synthetic
     assert third.results["metrics"] == second.results["metrics"]
 
 
+def test_a_model_picked_from_v1_models_is_the_same_identity_as_model(tmp_path, synthetic):
+    """A URL engine without --model asks /v1/models; naming that model later resends nothing."""
+    root, workload = synthetic
+    with start_simulator(_profile(), datasets_root=root) as sim:
+        picked = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=root, limit=10)
+        model = picked.results["model"]
+        assert picked.results["engine"]["identity"]["model"] == model
+        named = run_eval(workload, resolve_engine(sim.base_url, model=model), tmp_path / "run", datasets_root=root, limit=10)
+        again = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=root, limit=10)
+        sent = _sent(sim)
+    assert (picked.sent, named.sent, named.resumed, again.sent) == (10, 0, 10, 0)
+    assert set(sent.values()) == {1}
+    assert named.results["engine"]["identity"] == picked.results["engine"]["identity"]
+
+
 def test_a_changed_request_never_reuses_a_stale_row(tmp_path, synthetic):
     root, workload = synthetic
     run_dir = tmp_path / "run"
