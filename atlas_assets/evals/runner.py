@@ -43,6 +43,7 @@ from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
 from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.dropped import dropped_input_warnings
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.report import run_facts
 from atlas_assets.evals.requests import build_body, fingerprint
@@ -63,7 +64,14 @@ from atlas_assets.evals.results import (
     write_checkpoint,
     write_results,
 )
-from atlas_assets.evals.workloads import Workload, dataset_spec, resolve_workload, select_rows, verify_errata, verify_pin
+from atlas_assets.evals.workloads import (
+    Workload,
+    dataset_spec,
+    resolve_workload,
+    select_rows,
+    verify_errata,
+    verify_pin,
+)
 
 __all__ = ["Planned", "Progress", "RunOutcome", "plan_requests", "rescore_run", "run_eval"]
 
@@ -304,6 +312,7 @@ def _results_body(
     row_ids = [p.id for p in planned]
     in_order = [records[p.id] for p in planned if p.id in records]
     warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
+    warnings += dropped_input_warnings({p.id: p.body for p in planned}, records)
     body = {
         "harness": {"name": HARNESS, "version": HARNESS_VERSION},
         "created_at": now_iso(),
