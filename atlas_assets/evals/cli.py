@@ -109,6 +109,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
     compare.set_defaults(func=_cmd_compare)
 
+    show = commands.add_parser(
+        "show", help="each row of a run: prompt, output, extracted and expected answer, verdict and why",
+        description="Print a run's samples: the prompt as sent (rebuilt from the dataset), the raw output, the "
+        "extracted and expected answers, the verdict and its reason, the error and latencies. --vs prints the rows "
+        "whose verdict differs from another run of the same dataset bytes. --html writes the report page "
+        "(every run also writes one, report.html beside results.json).",
+    )
+    show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    show.add_argument("--wrong", action="store_true", help="only wrong answers")
+    show.add_argument("--failed", action="store_true", help="only failed requests")
+    show.add_argument("--id", action="append", default=[], metavar="ID", help="only this row (repeatable)")
+    show.add_argument("--vs", type=Path, metavar="OTHER_RUN", help="rows whose verdict differs from this run's")
+    show.add_argument("--html", type=Path, metavar="FILE", help="write the report page (with --vs: its differences too)")
+    show.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: <repo>/datasets)")
+    show.set_defaults(func=_cmd_show)
+
     listing = commands.add_parser(
         "list", help="the engines and workloads, and whether every dataset has a pinned workload",
         description="List the engines file's engines and the workloads, checking each workload's pin against "
@@ -334,6 +350,30 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_show(args: argparse.Namespace) -> int:
+    from atlas_assets.core.atomic import atomic_write_text
+    from atlas_assets.corpus import registry
+    from atlas_assets.evals import samples
+
+    root = args.datasets or registry.DEFAULT_DATASETS_ROOT
+    run = samples.load_run(args.run_dir, root)
+    other = samples.load_run(args.vs, root) if args.vs else None
+    if args.html:
+        atomic_write_text(args.html, samples.render_html(run, other))
+        print(f"wrote {args.html}")
+        return 0
+    if other is not None:
+        keep = {s.id for s in samples.select(run.samples, wrong=args.wrong, failed=args.failed, ids=args.id)}
+        pairs = [(a, b) for a, b in samples.differing(run, other) if a.id in keep]
+        print(f"A {run.title}\nB {other.title}\n{len(pairs)} row(s) whose verdict differs\n")
+        print(samples.render_pairs(pairs, run, other))
+        return 0
+    chosen = samples.select(run.samples, wrong=args.wrong, failed=args.failed, ids=args.id)
+    print(f"{run.title}: {len(chosen)} of {len(run.samples)} rows\n")
+    print(samples.render_text(chosen))
+    return 0
+
+
 def _print_problems(problems: list[Any]) -> None:
     """A file's problems, one line each on stderr (the entry they concern was left out)."""
     for problem in problems:
@@ -346,7 +386,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from atlas_assets.corpus import registry
     from atlas_assets.evals.config import ConfigError
     from atlas_assets.evals.engines import load_engines_report
-    from atlas_assets.evals.workloads import draft_workload, dump_workload, load_workloads_report, verify_errata, workloads_dir
+    from atlas_assets.evals.workloads import (
+        draft_workload,
+        dump_workload,
+        load_workloads_report,
+        verify_errata,
+        workloads_dir,
+    )
 
     engines = load_engines_report(args.engines)
     print("engines:")

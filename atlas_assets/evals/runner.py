@@ -35,12 +35,13 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import orjson
 
+from atlas_assets.core.atomic import atomic_write_text
 from atlas_assets.core.facts import Fact
 from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.corpus import longctx, registry
 from atlas_assets.corpus.errata import AppliedErrata
 from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
-from atlas_assets.evals import HARNESS, HARNESS_VERSION
+from atlas_assets.evals import HARNESS, HARNESS_VERSION, samples
 from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.dropped import dropped_input_warnings
@@ -191,6 +192,12 @@ def pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
     raise ConfigError(
         f"engine {engine.name}: no model given and the server lists {len(ids)} ({', '.join(map(str, ids)) or 'none'}); pass --model"
     )
+
+
+def write_report(run_dir: Path, body: Mapping[str, Any], planned: Sequence[Planned], records: Mapping[str, Mapping[str, Any]]) -> Path:
+    """report.html beside results.json: the run's samples as one self-contained page."""
+    run = samples.Run(run_dir, body, [samples.Sample(p.id, p.row, p.body, records.get(p.id)) for p in planned])
+    return atomic_write_text(run_dir / samples.REPORT, samples.render_html(run))
 
 
 def with_model(engine: Engine, model: str) -> Engine:
@@ -407,6 +414,7 @@ def run_eval(
         workload, engine_info(with_model(engine, model), base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
+    write_report(run_dir, body, planned, records)
     if progress_log is not None:
         progress_log.log(label, progress.line(label, final=True), final=True)
     return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale, [p.row for p in planned], records)
@@ -469,4 +477,5 @@ def rescore_run(
         workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
+    write_report(run_dir, body, planned, records)
     return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0, rows, records)

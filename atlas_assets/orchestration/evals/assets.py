@@ -46,6 +46,7 @@ from atlas_assets.evals.matrix import (
 )
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, RESULTS_SHA
 from atlas_assets.evals.runner import run_eval
+from atlas_assets.evals.samples import REPORT
 from atlas_assets.evals.workloads import Workload, load_workloads_report
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.datasets.assets import (
@@ -213,9 +214,11 @@ def build_defs(
         stored = store.put_bytes(f"{prefix}/{RESULTS}", (run_dir / RESULTS).read_bytes(), "application/json")
         store.put_bytes(f"{prefix}/{RESULTS_SHA}", (run_dir / RESULTS_SHA).read_bytes(), "text/plain")
         store.put_bytes(f"{prefix}/{CHECKPOINT}", (run_dir / CHECKPOINT).read_bytes(), "application/x-ndjson")
+        report = store.put_bytes(f"{prefix}/{REPORT}", (run_dir / REPORT).read_bytes(), "text/html")
         for warning in outcome.results["warnings"]:
             context.log.warning(warning)
-        metadata = {**shell.metadata(outcome.facts()), "results": dg.MetadataValue.path(stored.uri), "results_sha256": outcome.sha256}
+        metadata = {**shell.metadata(outcome.facts()), "results": dg.MetadataValue.path(stored.uri), "results_sha256": outcome.sha256,
+                    "report": dg.MetadataValue.path(report.uri)}
         return dg.MaterializeResult(data_version=dg.DataVersion(outcome.content_sha256), metadata=metadata)
 
     @dg.asset(
