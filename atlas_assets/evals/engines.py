@@ -13,6 +13,7 @@
         backoff_s: 0.5                  # first retry delay, doubling, capped by backoff_max_s
         backoff_max_s: 30               # Retry-After, when sent, wins (capped by retry_after_max_s)
         retry_after_max_s: 120
+        circuit_breaker: 25             # stop the run after this many failures in a row with one cause (0: never)
         simulator: {...}                # simulator kind only: a simulator profile
 
 An engine name is a Dagster partition key (engine x workload, engine x corpus), so it obeys
@@ -61,6 +62,7 @@ class Engine(_Strict):
     backoff_s: float = Field(0.5, ge=0)
     backoff_max_s: float = Field(30.0, ge=0)
     retry_after_max_s: float = Field(120.0, ge=0)
+    circuit_breaker: int = Field(25, ge=0, description="consecutive failures with one cause that stop a run (0: never)")
     simulator: dict[str, Any] | None = None
     description: str = ""
 

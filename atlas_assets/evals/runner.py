@@ -89,6 +89,35 @@ class Planned:
         return str(self.row["id"])
 
 
+class CircuitBreaker:
+    """Stops a run after `limit` failures in a row with the same cause (error kind and HTTP
+    status class): a dead engine, a wrong URL or a model that cannot take the input fails fast, with
+    the cause said once, instead of recording every remaining row as failed. The rows not sent
+    stay pending: running again resumes. A success or a different cause resets the count."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.cause: tuple[Any, Any] | None = None
+        self.count = 0
+        self.tripped: str | None = None
+
+    def see(self, record: Mapping[str, Any]) -> bool:
+        """Count one record; True when this record trips the breaker."""
+        if record.get("error") is None:
+            self.cause, self.count = None, 0
+            return False
+        status = record.get("status")
+        cause = (record.get("error_kind"), f"{status // 100}xx" if isinstance(status, int) else None)
+        self.count = self.count + 1 if cause == self.cause else 1
+        self.cause = cause
+        if self.limit and self.count >= self.limit and self.tripped is None:
+            status = f" (HTTP {cause[1]})" if cause[1] else ""
+            self.tripped = (f"stopped after {self.count} failed requests in a row with one cause: "
+                            f"{cause[0] or 'error'}{status}: {str(record.get('error'))[:200]}; fix the engine and run again to resume")
+            return True
+        return False
+
+
 @dataclass
 class Progress(Counts):
     """Live counters of a run (read by the CLI's progress bar, said by `line`)."""
@@ -222,6 +251,7 @@ async def _execute(
     on_record: Callable[[Mapping[str, Any]], None] | None,
     stop: threading.Event,
     handle_signals: bool,
+    breaker: CircuitBreaker,
 ) -> dict[str, dict[str, Any]]:
     loop = asyncio.get_running_loop()
     done: dict[str, dict[str, Any]] = {}
@@ -254,6 +284,8 @@ async def _execute(
                 sink.flush()
                 done[planned.id] = record
                 progress.count(record)
+                if breaker.see(record):
+                    stopping.set()
                 if on_record is not None:
                     on_record(record)
 
@@ -320,6 +352,8 @@ def _results_body(
     in_order = [records[p.id] for p in planned if p.id in records]
     warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
     warnings += dropped_input_warnings({p.id: p.body for p in planned}, records)
+    if extra.get("circuit_breaker"):
+        warnings.insert(0, str(extra["circuit_breaker"]))
     body = {
         "harness": {"name": HARNESS, "version": HARNESS_VERSION},
         "created_at": now_iso(),
@@ -382,6 +416,7 @@ def run_eval(
             on_record(record)
         if progress_log is not None:
             progress_log.log(label, lambda: progress.line(label))
+    breaker = CircuitBreaker(engine.circuit_breaker)
     with engine_endpoint(engine, datasets_root) as base_url:
         client = engine_client(engine, base_url, in_flight)
 
@@ -403,13 +438,14 @@ def run_eval(
                 if progress_log is not None:
                     progress_log.log(label, progress.line(label))
                 fresh = await _execute(
-                    pending, client, workload, in_flight, checkpoint, progress, observe, stop, handle_signals
+                    pending, client, workload, in_flight, checkpoint, progress, observe, stop, handle_signals, breaker
                 )
                 return models_answer, model, planned, {**valid, **fresh}, stale, len(fresh)
 
         with event_loop_runner() as runner:
             models_answer, model, planned, records, stale, sent = runner.run(session())
-    extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale}
+    extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale,
+             "circuit_breaker": breaker.tripped}
     body = _results_body(
         workload, engine_info(with_model(engine, model), base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
     )

@@ -239,3 +239,20 @@ def test_compare_refuses_runs_of_different_dataset_bytes(tmp_path, synthetic):
     (tmp_path / "b" / RESULTS).write_text(json.dumps(results))
     with pytest.raises(ConfigError, match="different dataset bytes"):
         compare_runs(tmp_path / "a", tmp_path / "b")
+
+
+def test_the_circuit_breaker_stops_a_run_failing_with_one_cause_and_a_rerun_resumes(tmp_path, synthetic):
+    root, workload = synthetic
+    broken = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=5, concurrency=2,
+                    simulator={**PERFECT, "error_5xx": 1.0})
+    first = run_eval(workload, broken, tmp_path / "run", datasets_root=root, concurrency=2)
+    assert first.results["complete"] is False
+    assert 5 <= first.sent <= 5 + 2  # the breaker trips at 5; at most the requests in flight finish
+    assert first.results["warnings"][0].startswith("stopped after 5 failed requests in a row with one cause")
+    assert "HTTP 5" in first.results["run"]["circuit_breaker"]
+    # the rows it did not send are still pending: running again sends exactly those
+    rest = run_eval(workload, broken.model_copy(update={"circuit_breaker": 0}), tmp_path / "run", datasets_root=root, concurrency=2)
+    assert (rest.resumed, rest.sent, rest.results["complete"]) == (first.sent, 60 - first.sent, True)
+    never = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=0, simulator={**PERFECT, "error_5xx": 1.0})
+    off = run_eval(workload, never, tmp_path / "off", datasets_root=root, concurrency=2, limit=12)
+    assert off.results["complete"] is True and off.results["run"]["circuit_breaker"] is None and off.sent == 12
