@@ -204,6 +204,14 @@ class CorpusIndex:
                     for variant in variants:
                         self._by_conversation.setdefault(conversation_digest(variant), entry)
 
+    def entries(self) -> list[RowEntry]:
+        """Every indexed row once (prompt-keyed rows, then long-context rows)."""
+        seen: dict[int, RowEntry] = {}
+        for group in (*self._by_last_user.values(), *self._by_haystack.values()):
+            for entry in group:
+                seen.setdefault(id(entry), entry)
+        return list(seen.values())
+
     def identify(self, view: RequestView) -> RowEntry | None:
         last = view.last_user
         if last is None:

@@ -17,7 +17,13 @@ probability skill[difficulty]) or `perturbed_output` (wrong). A vision row whose
 carries no image (or whose image the profile drops) is answered wrong, as a blind model
 would; a tool row whose request offers no tools gets text instead of a call. Prompt-set rows and
 unrecognised prompts get generic prose of `max_tokens` tokens (else the profile's
-`output_tokens`).
+`output_tokens`). Where a scorer's perturbation is empty (instruction), the wrong answer is
+the reference bent until the scorer rejects it (`_plausible_wrong`): never an empty reply.
+
+tool_choice, as a real server: "none" answers text; "required" or a named function always
+calls (the answer's own call when it fits, else the allowed function with placeholder
+arguments from its schema); "auto" calls as the answer does. A turn whose last message is
+a tool result is answered in text (the result, reported) unless tool_choice forces a call.
 
 Wrappers are applied only where the specification's answer extraction removes them, so
 accuracy follows skill and `malformed_rate` alone controls format failures:
@@ -38,12 +44,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 from atlas_assets.corpus.reference import perturbed_output, reference_output
-from atlas_assets.corpus.scorers import SCORERS, ModelOutput, Scorer
+from atlas_assets.corpus.scorers import SCORERS, ModelOutput, Scorer, ToolCall, score
 from atlas_assets.corpus.splice import inject_splice
 from atlas_assets.simulator.index import RequestView, RowEntry
 from atlas_assets.simulator.profiles import SimulatorProfile
 
-__all__ = ["CHARS_PER_TOKEN", "Draws", "Failure", "Reply", "ReplyRequest", "compose_reply", "draw_failure", "tokens"]
+__all__ = ["BadParameter", "CHARS_PER_TOKEN", "Draws", "Failure", "Reply", "ReplyRequest", "compose_reply", "draw_failure", "tokens"]
 
 CHARS_PER_TOKEN = 4
 THINK_TOKENS = (16, 128)
@@ -129,21 +135,107 @@ def _prose(rng: Draws, n_tokens: int) -> str:
     return text[start : start + need]
 
 
+class BadParameter(ValueError):
+    """An invalid request parameter: a 400 `invalid_request_error` naming `param`."""
+
+    def __init__(self, param: str, message: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+def _number(body: Mapping[str, Any], name: str, low: float | None, high: float | None, integer: bool = False) -> float | None:
+    """body[name] checked against [low, high] (a missing or null value is None)."""
+    value = body.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and value != int(value)):
+        kind = "an integer" if integer else "a number"
+        raise BadParameter(name, f"Invalid type for '{name}': expected {kind}, but got {type(value).__name__}.")
+    if low is not None and value < low:
+        raise BadParameter(name, f"Invalid '{name}': {value} is lower than the minimum value allowed ({low:g}).")
+    if high is not None and value > high:
+        raise BadParameter(name, f"Invalid '{name}': {value} is greater than the maximum value allowed ({high:g}).")
+    return value
+
+
+def _offered_tools(body: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """(name, parameters schema) of every function in `tools`."""
+    tools = body.get("tools")
+    if tools is None:
+        return ()
+    if not isinstance(tools, list):
+        raise BadParameter("tools", "Invalid type for 'tools': expected an array of tool objects.")
+    offered = []
+    for k, tool in enumerate(tools):
+        function = tool.get("function") if isinstance(tool, Mapping) else None
+        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str) or not function["name"]:
+            raise BadParameter(f"tools[{k}].function.name", f"Missing required parameter: 'tools[{k}].function.name'.")
+        offered.append((function["name"], function.get("parameters")))
+    return tuple(offered)
+
+
+def _tool_choice(body: Mapping[str, Any], names: tuple[str, ...]) -> str:
+    """"auto", "none", "required", or the name of the one function the request forces."""
+    choice = body.get("tool_choice")
+    if choice is None:
+        return "auto" if names else "none"
+    if isinstance(choice, Mapping):
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else None
+        if choice.get("type") != "function" or not isinstance(name, str):
+            raise BadParameter("tool_choice", "Invalid value for 'tool_choice': expected {\"type\": \"function\", \"function\": {\"name\": ...}}.")
+        choice_name = name
+    elif choice in ("auto", "none", "required"):
+        choice_name = ""
+    else:
+        raise BadParameter("tool_choice", f"Invalid value for 'tool_choice': {choice!r}; expected 'none', 'auto', 'required' or a named function.")
+    if choice != "none" and not names:
+        raise BadParameter("tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
+    if choice_name and choice_name not in names:
+        raise BadParameter("tool_choice", f"Invalid value for 'tool_choice': no function named '{choice_name}' was specified in the 'tools' parameter.")
+    return choice_name or str(choice)
+
+
 @dataclass(frozen=True, slots=True)
 class ReplyRequest:
     """The request parameters that shape a reply."""
 
     max_tokens: int | None = None
     stop: tuple[str, ...] = ()
-    tools_offered: bool = False
+    tools: tuple[tuple[str, Any], ...] = ()  # (name, parameters schema) per offered function
+    tool_choice: str = "none"  # "auto", "none", "required", or the forced function's name
+    after_tool: bool = False  # the last message is a tool result
+
+    @property
+    def tools_offered(self) -> bool:
+        return bool(self.tools) and self.tool_choice != "none"
+
+    @property
+    def forced(self) -> bool:
+        """tool_choice "required" or a named function: the reply must be a call."""
+        return self.tools_offered and self.tool_choice != "auto"
 
     @classmethod
     def from_body(cls, body: Mapping[str, Any]) -> "ReplyRequest":
+        """Raises BadParameter for a parameter a real server rejects (OpenAI's ranges)."""
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            raise BadParameter("messages", "Invalid 'messages': expected a non-empty array of messages.")
+        for name in ("max_tokens", "max_completion_tokens"):
+            _number(body, name, 1, None, integer=True)
+        _number(body, "temperature", 0, 2)
+        _number(body, "top_p", 0, 1)
+        n = _number(body, "n", 1, None, integer=True)
+        if n is not None and n != 1:
+            raise BadParameter("n", f"Invalid 'n': {n}; this simulator generates one choice per request (n=1).")
         limit = body.get("max_completion_tokens", body.get("max_tokens"))
         stop = body.get("stop")
         stops = (stop,) if isinstance(stop, str) else tuple(s for s in stop or () if isinstance(s, str) and s)
-        offered = bool(body.get("tools")) and body.get("tool_choice") != "none"
-        return cls(int(limit) if isinstance(limit, (int, float)) and limit > 0 else None, stops, offered)
+        tools = _offered_tools(body)
+        choice = _tool_choice(body, tuple(name for name, _ in tools))
+        last = messages[-1]
+        after_tool = isinstance(last, Mapping) and last.get("role") == "tool"
+        return cls(int(limit) if limit is not None else None, stops, tools, choice, after_tool)
 
 
 @dataclass(slots=True)
@@ -185,7 +277,27 @@ def _answers(entry: RowEntry, seed: int) -> tuple[ModelOutput, ModelOutput] | No
         wrong = perturbed_output(entry.row, entry.default_scorer, seed=seed)
     except (ValueError, KeyError):
         return None
+    if not (wrong.text or wrong.tool_calls):
+        wrong = _plausible_wrong(entry, right, seed)
     return right, wrong
+
+
+_DISCLAIMER = "Sure, here you go!"
+
+
+def _plausible_wrong(entry: RowEntry, right: ModelOutput, seed: int) -> ModelOutput:
+    """A non-empty wrong reply where the scorer's own perturbation is empty (instruction
+    rows): the right reply bent out of shape (a third of it, upper or lower case, an
+    added line, its lines joined), the first variant, from a seeded start, that the
+    row's scorer rejects."""
+    text = right.text or ""
+    third = text[: max(1, len(text) // 3)].rsplit(" ", 1)[0] or text[:1]
+    variants = [third, text.lower(), text.upper(), text + " Also, one more thing: THAT is all, really!", text.replace("\n", " "), _DISCLAIMER]
+    start = Draws(seed, entry.key, "wrong").below(len(variants))
+    for candidate in variants[start:] + variants[:start]:
+        if candidate and not score(entry.row, candidate, entry.default_scorer).correct:
+            return ModelOutput(text=candidate)
+    return ModelOutput(text=_DISCLAIMER)
 
 
 def compose_reply(
@@ -201,6 +313,10 @@ def compose_reply(
     rng = Draws(profile.seed, row_key, "answer")
     answers = _answers(entry, profile.seed) if entry is not None and entry.scorer is not None else None
     if answers is None:
+        if request.forced:
+            return _calls_reply(_forced(ModelOutput(), request), row_key)
+        if request.after_tool:
+            return _limit(Reply(content=_after_tool_text(view)), request)
         n = request.max_tokens or profile.output_tokens
         text = _splice(profile, _prose(rng, n), (), row_key, attempt)
         return _limit(Reply(content=text, finish_reason="length" if request.max_tokens else "stop"), request)
@@ -217,16 +333,20 @@ def compose_reply(
     reasoning = _prose(rng, rng.randint(*THINK_TOKENS)) if (think or malformed) else ""
     output = right if correct else wrong
 
+    if request.after_tool and not request.forced:  # the tool has answered: reply in text
+        return _limit(Reply(content=_after_tool_text(view)), request)
     if output.tool_calls and not request.tools_offered:
         output = ModelOutput(text="I would need a tool to do that, and none is available.")
-    if malformed:
+    if request.forced:
+        output = _forced(output, request)
+    if malformed and (scorer.reads_tool_calls or not request.forced):
         if scorer.reads_tool_calls and request.tools_offered:
-            return Reply(tool_calls=[(_call_id(row_key, 0), _tool_name(entry, right), '{"')], finish_reason="tool_calls")
+            name = output.tool_calls[0].name if request.forced else _tool_name(entry, right)
+            return Reply(tool_calls=[(_call_id(row_key, 0), name, '{"')], finish_reason="tool_calls")
         return _cut_off_in_reasoning(profile, reasoning, scorer)
 
     if output.tool_calls:
-        calls = [(_call_id(row_key, i), c.name, _arguments(c.arguments)) for i, c in enumerate(output.tool_calls)]
-        reply = Reply(tool_calls=calls, finish_reason="tool_calls")
+        reply = _calls_reply(output, row_key)
         if think:
             _add_reasoning(profile, reply, reasoning)
         return reply
@@ -241,6 +361,48 @@ def compose_reply(
     if think and (profile.reasoning_content or scorer.extraction.strips_wrappers):
         _add_reasoning(profile, reply, reasoning)
     return _limit(reply, request)
+
+
+def _calls_reply(output: ModelOutput, row_key: str) -> Reply:
+    calls = [(_call_id(row_key, i), c.name, _arguments(c.arguments)) for i, c in enumerate(output.tool_calls)]
+    return Reply(tool_calls=calls, finish_reason="tool_calls")
+
+
+def _forced(output: ModelOutput, request: ReplyRequest) -> ModelOutput:
+    """`output` under a forcing tool_choice: its calls of the allowed functions (the named
+    one, or any offered under "required"); without one, a call of the first allowed
+    function with placeholder arguments that fit its schema."""
+    schemas = dict(request.tools)
+    allowed = list(schemas) if request.tool_choice == "required" else [request.tool_choice]
+    calls = [c for c in output.tool_calls if c.name in allowed]
+    if calls:
+        return ModelOutput(tool_calls=calls)
+    return ModelOutput(tool_calls=[ToolCall(name=allowed[0], arguments=json.dumps(_placeholder_arguments(schemas[allowed[0]])))])
+
+
+_PLACEHOLDERS: dict[str, Any] = {"string": "example", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
+
+
+def _placeholder_arguments(schema: Any) -> dict[str, Any]:
+    """A value for every required property of a JSON-schema object (its first enum value,
+    else one of the property's type)."""
+    if not isinstance(schema, Mapping):
+        return {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+    arguments: dict[str, Any] = {}
+    for name in schema.get("required") or ():
+        spec = properties.get(name) if isinstance(properties.get(name), Mapping) else {}
+        kind = spec.get("type")
+        kind = kind[0] if isinstance(kind, list) and kind else kind
+        enum = spec.get("enum")
+        arguments[str(name)] = enum[0] if isinstance(enum, list) and enum else _PLACEHOLDERS.get(kind, "example") if isinstance(kind, str) else "example"
+    return arguments
+
+
+def _after_tool_text(view: RequestView) -> str:
+    """The text answer to a turn that ends with a tool result: the result, reported."""
+    result = " ".join(view.turns[-1][1].split())[:400] if view.turns else ""
+    return f"The tool returned: {result}" if result else "The tool returned no result."
 
 
 def _call_id(row_key: str, index: int) -> str:

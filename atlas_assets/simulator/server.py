@@ -8,13 +8,17 @@ Endpoints (every response carries the header `x-atlas-simulator: 1`):
                               a last chunk with `choices: []` and the usage)
   GET  /v1/models             the profile's model, owned_by "inference-atlas-simulator",
                               with `max_model_len` and the whole profile under `simulator`
+  GET  /v1/models/{id}        that model object (for the model id or the profile name), else 404
   GET  /health                {"status": "ok", "simulator": true, ...}
 
 Usage: prompt_tokens = ceil(characters of the messages' text / 4) (+256 per image part),
 completion_tokens = the streamed tokens (4-character chunks), and
 completion_tokens_details.reasoning_tokens. Errors have OpenAI's shape
 {"error": {"message", "type", "param", "code"}}: 400 invalid_request_error (bad body;
-`context_length_exceeded` when prompt tokens > max_context), 404 model_not_found, and the
+`param` names an invalid parameter, with OpenAI's ranges: max_tokens and
+max_completion_tokens >= 1, temperature in [0, 2], top_p in [0, 1], n = 1, a non-empty
+`messages`, a tool_choice that names an offered function; `context_length_exceeded` when
+prompt tokens > max_context), 404 model_not_found, and the
 injected 500/503 (server_error) and 429 (rate_limit_exceeded, with `Retry-After` in seconds
 and `retry-after-ms`).
 
@@ -39,7 +43,7 @@ import uvicorn
 
 from atlas_assets.simulator.index import CorpusIndex, RequestView, conversation_digest
 from atlas_assets.simulator.profiles import SimulatorProfile
-from atlas_assets.simulator.replies import CHARS_PER_TOKEN, Reply, ReplyRequest, compose_reply, draw_failure
+from atlas_assets.simulator.replies import CHARS_PER_TOKEN, BadParameter, Reply, ReplyRequest, compose_reply, draw_failure
 from atlas_assets.simulator.translation import TranslationIndex, compose_translation, default_translation_index
 
 __all__ = ["OWNED_BY", "LoggedRequest", "SimulatorApp", "bind", "build_server"]
@@ -106,22 +110,17 @@ class SimulatorApp:
         self._log_file = open(log_path, "ab", buffering=0) if log_path is not None else None
         dumped = profile.model_dump(mode="json")
         self.fingerprint = "atlas-sim-" + hashlib.sha256(orjson.dumps(dumped, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
-        self._models = orjson.dumps(
-            {
-                "object": "list",
-                "data": [
-                    {
-                        "id": profile.model,
-                        "object": "model",
-                        "created": 0,
-                        "owned_by": OWNED_BY,
-                        "root": profile.model,
-                        "max_model_len": profile.max_context,
-                        "simulator": dumped,
-                    }
-                ],
-            }
-        )
+        model_object = {
+            "id": profile.model,
+            "object": "model",
+            "created": 0,
+            "owned_by": OWNED_BY,
+            "root": profile.model,
+            "max_model_len": profile.max_context,
+            "simulator": dumped,
+        }
+        self._models = orjson.dumps({"object": "list", "data": [model_object]})
+        self._model_object = orjson.dumps(model_object)
         self._health = orjson.dumps(
             {"status": "ok", "simulator": True, "profile": profile.name, "model": profile.model, "rows_indexed": index.rows}
         )
@@ -148,13 +147,26 @@ class SimulatorApp:
                 await self._chat(receive, send)
             else:
                 await self._respond(send, 405, _error(f"{method} is not allowed here; use POST", "invalid_request_error"))
-        elif path in ("/v1/models", "/health"):
-            if method == "GET":
-                await self._respond(send, 200, self._models if path == "/v1/models" else self._health)
-            else:
+        elif path in ("/v1/models", "/health") or path.startswith("/v1/models/"):
+            if method != "GET":
                 await self._respond(send, 405, _error(f"{method} is not allowed here; use GET", "invalid_request_error"))
+            elif path.startswith("/v1/models/"):
+                await self._model(send, path[len("/v1/models/") :])
+            else:
+                await self._respond(send, 200, self._models if path == "/v1/models" else self._health)
         else:
             await self._respond(send, 404, _error(f"no route {path or '/'}; this simulator serves /v1/chat/completions, /v1/models and /health", "invalid_request_error"))
+
+    def _unknown_model(self, model: object) -> bytes:
+        message = f"The model `{model}` does not exist. This simulator serves `{self.profile.model}`."
+        return _error(message, "invalid_request_error", "model_not_found", "model")
+
+    async def _model(self, send: Send, model_id: str) -> None:
+        """GET /v1/models/{id}: the model object for the profile's model (or its name)."""
+        if model_id in (self.profile.model, self.profile.name):
+            await self._respond(send, 200, self._model_object)
+        else:
+            await self._respond(send, 404, self._unknown_model(model_id))
 
     async def _respond(self, send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
         await send({"type": "http.response.start", "status": status, "headers": [*JSON_HEADERS, (b"content-length", str(len(body)).encode()), *(headers or ())]})
@@ -177,21 +189,25 @@ class SimulatorApp:
         attempt = self._attempts.get(body_sha, 0)
         self._attempts[body_sha] = attempt + 1
         profile = self.profile
+        param: str | None = None  # the parameter a parse error is about, when known
         try:
             request = orjson.loads(body)
-            if not isinstance(request, dict) or not isinstance(request.get("messages"), list) or not request["messages"]:
-                raise ValueError("the body must be a JSON object with a non-empty `messages` list")
+            if not isinstance(request, dict):
+                raise ValueError("the body must be a JSON object")
+            params = ReplyRequest.from_body(request)  # BadParameter names the parameter
+            param = "messages"
             view = RequestView.parse(request["messages"], drop_images=profile.text_only)
-            params = ReplyRequest.from_body(request)
         except (ValueError, TypeError) as exc:  # orjson.JSONDecodeError is a ValueError
             self._record(None, None, body_sha, "bad_request", attempt)
-            await self._respond(send, 400, _error(f"invalid request: {exc}", "invalid_request_error"))
+            if isinstance(exc, BadParameter):
+                await self._respond(send, 400, _error(str(exc), "invalid_request_error", "invalid_value", exc.param))
+            else:
+                await self._respond(send, 400, _error(f"invalid request: {exc}", "invalid_request_error", None, param))
             return
         model = request.get("model")
         if model not in (profile.model, profile.name):
             self._record(None, None, body_sha, "unknown_model", attempt)
-            message = f"The model `{model}` does not exist. This simulator serves `{profile.model}`."
-            await self._respond(send, 404, _error(message, "invalid_request_error", "model_not_found", "model"))
+            await self._respond(send, 404, self._unknown_model(model))
             return
 
         entry = self.index.identify(view)
