@@ -14,6 +14,8 @@
         backoff_max_s: 30               # Retry-After, when sent, wins (capped by retry_after_max_s)
         retry_after_max_s: 120
         circuit_breaker: 25             # stop the run after this many failures in a row with one cause (0: never)
+        max_response_bytes: 8388608     # per response, after decompression (past it: a too_large failure)
+        max_tool_calls: 128             # per response (a larger tool-call index is a protocol failure)
         simulator: {...}                # simulator kind only: a simulator profile
 
 An engine name is a Dagster partition key (engine x workload, engine x corpus), so it obeys
@@ -38,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import PartitionKey
 from atlas_assets.core.problems import FileProblem, Loaded, load_entries
+from atlas_assets.evals.client import MAX_RESPONSE_BYTES, MAX_TOOL_CALLS
 from atlas_assets.evals.config import ConfigError, load_model
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +66,8 @@ class Engine(_Strict):
     backoff_max_s: float = Field(30.0, ge=0)
     retry_after_max_s: float = Field(120.0, ge=0)
     circuit_breaker: int = Field(25, ge=0, description="consecutive failures with one cause that stop a run (0: never)")
+    max_response_bytes: int = Field(MAX_RESPONSE_BYTES, ge=1024, description="bytes per response, after decompression")
+    max_tool_calls: int = Field(MAX_TOOL_CALLS, ge=1, le=100_000, description="tool calls per response")
     simulator: dict[str, Any] | None = None
     description: str = ""
 

@@ -322,6 +322,8 @@ def engine_client(engine: Engine, base_url: str, concurrency: int) -> EngineClie
         timeout_s=engine.timeout_s,
         connect_timeout_s=engine.connect_timeout_s,
         retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
+        max_response_bytes=engine.max_response_bytes,
+        max_tool_calls=engine.max_tool_calls,
     )
 
 
