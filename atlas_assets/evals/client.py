@@ -14,7 +14,9 @@ connections, the runner keeps at most that many requests in flight). Per attempt
 Retries (at most `max_retries` more attempts) on 429, 5xx, timeouts and dropped or
 refused connections, after `Retry-After` when the server sends one (seconds or an HTTP
 date, capped at `retry_after_max_s`), else `backoff_s * 2**n` with jitter, capped at
-`backoff_max_s`. Any other 4xx (bad request, context overflow, auth) fails at once.
+`backoff_max_s`. Any other 4xx (bad request, context overflow, auth) fails at once, and so
+does a 5xx whose message says the input is not supported (`unsupported_input`: "image input
+is not supported", "does not support tools"), where every retry would fail the same way.
 Latencies describe the final attempt; `attempts` and `retry_wait_s` say what it took.
 
 A pooled keep-alive connection the server has closed (llama.cpp's llama-server closes
@@ -45,6 +47,7 @@ import asyncio
 import email.utils
 import math
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -561,10 +564,17 @@ def _models_answer(raw: bytes) -> dict[str, Any]:
     return {"data": [], "malformed": raw[:300].decode("utf-8", "replace")}
 
 
+# A 5xx whose message says the server cannot take this input (llama.cpp's text-only server
+# answers image rows with HTTP 500 "image input is not supported"): retrying cannot help.
+_UNSUPPORTED = re.compile(r"not supported|unsupported|does not support|cannot (?:handle|process)", re.IGNORECASE)
+
+
 def _classify_status(status: int, raw: bytes, retry_after: str | None) -> _Failure:
     message = f"HTTP {status}: {_error_excerpt(raw)}"
     if status == 429:
         return _Failure("rate_limit", message, status, parse_retry_after(retry_after))
+    if status >= 500 and _UNSUPPORTED.search(message):
+        return _Failure("unsupported_input", message, status)
     if status >= 500:
         return _Failure("http_5xx", message, status, parse_retry_after(retry_after))
     return _Failure("http_4xx", message, status)

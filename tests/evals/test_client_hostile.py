@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import zlib
 
 import orjson
 import pytest
@@ -271,3 +270,13 @@ def test_the_engine_file_sets_the_client_limits():
     engine = Engine(name="e", kind="openai", base_url="http://127.0.0.1:9/v1", max_response_bytes=4096, max_tool_calls=3)
     client = engine_client(engine, engine.base_url, 1)
     assert (client.max_response_bytes, client.max_tool_calls) == (4096, 3)
+
+
+@pytest.mark.parametrize("message, kind, attempts", [
+    (b'{"error": {"message": "image input is not supported"}}', "unsupported_input", 1),
+    (b'{"error": {"message": "this model does not support tools"}}', "unsupported_input", 1),
+    (b'{"error": {"message": "out of memory"}}', "http_5xx", 3),
+])
+def test_a_5xx_that_says_the_input_is_not_supported_is_not_retried(message, kind, attempts):
+    result = _run(_fixed(http(500, message)), retry=RetryPolicy(max_retries=2, backoff_s=0.0))
+    assert (result.error_kind, result.attempts) == (kind, attempts)
