@@ -212,6 +212,8 @@ def _ms(value: float | None) -> str:
 
 
 def results_table(results: Mapping[str, Any], path: Path | None = None, sha: str | None = None) -> str:
+    from atlas_assets.evals.report import group_failures
+
     m, s = results["metrics"], results["scores"]
     run = results["run"]
     lines = [
@@ -226,6 +228,8 @@ def results_table(results: Mapping[str, Any], path: Path | None = None, sha: str
         if len(s["by_difficulty"]) > 1:
             parts = [f"{k} {v['accuracy'] * 100:.1f}% ({v['correct']}/{v['total']})" for k, v in s["by_difficulty"].items()]
             lines.append("            " + "   ".join(parts))
+        for reason, members in group_failures(s["failures"]):
+            lines.append(f"  failed    {len(members):>5}  {reason}: {str(members[0].get('error'))[:100]}")
         errata = results.get("errata") or {}
         if errata.get("pinned"):
             out = [e["id"] for e in s.get("excluded") or []]

@@ -25,7 +25,7 @@ from scipy.stats import binomtest
 from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.markdown import cell, table
 
-__all__ = ["accuracy_interval", "failures_by_reason", "latency_table", "run_facts", "wilson_interval"]
+__all__ = ["accuracy_interval", "failures_by_reason", "group_failures", "latency_table", "run_facts", "wilson_interval"]
 
 WRONG_ROWS_SHOWN = 20
 _DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -79,14 +79,19 @@ def _reason(failure: Mapping[str, Any]) -> str:
     return f"{kind} (HTTP {status})" if isinstance(status, int) and status >= 400 else kind  # a drop mid-body has 200
 
 
-def failures_by_reason(failures: Iterable[Mapping[str, Any]], id_key: str = "id", shown: int = 5) -> str:
-    """Failed requests ({id_key, error, error_kind, status?}) counted per reason: the error
-    class (with the HTTP status the server answered with), some of its rows and one message."""
+def group_failures(failures: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """Failed requests ({id, error, error_kind, status?}) by reason (the error class, with the
+    HTTP status the server answered with), the largest group first."""
     groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for failure in failures:
         groups[_reason(failure)].append(failure)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def failures_by_reason(failures: Iterable[Mapping[str, Any]], id_key: str = "id", shown: int = 5) -> str:
+    """The failures per reason as markdown: count, some of its rows and one message."""
     rows = []
-    for reason, members in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+    for reason, members in group_failures(failures):
         ids = ", ".join(f"`{cell(m[id_key], 40)}`" for m in members[:shown])
         more = f" +{len(members) - shown} more" if len(members) > shown else ""
         rows.append([cell(reason), str(len(members)), ids + more, cell(members[0].get("error"), 120)])

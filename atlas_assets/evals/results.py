@@ -257,7 +257,11 @@ def compute_scores(
     scored = [(row, records[row["id"]]) for row in rows if row["id"] in records and row["id"] not in excluded]
     scores = [(row, rec["score"]) for row, rec in scored]
     correct = sum(1 for _, s in scores if s["correct"])
-    failures = [{"id": row["id"], "error": rec.get("error")} for row, rec in scored if rec["score"]["failed"]]
+    failures = [
+        {"id": row["id"], "error": rec.get("error"), "error_kind": rec.get("error_kind"), "status": rec.get("status")}
+        for row, rec in scored
+        if rec["score"]["failed"]
+    ]
     return {
         "accuracy": round(correct / len(scores), 6) if scores else None,
         "correct": correct,

@@ -203,3 +203,22 @@ def test_write_missing_never_overwrites_a_workload_file_that_has_problems(tmp_pa
     code, out, err = _main(capsys, "eval", "list", "--write-missing", "--workloads", str(broken.parent), "--datasets", str(datasets_root))
     assert code == 1 and f"error: {broken}: dataset: Field required" in err
     assert f"NOT DRAFTED: {broken} exists" in out and broken.read_text() == "id: syn-v1\nkind: serve\n"
+
+
+def test_the_run_table_groups_failed_requests_by_reason():
+    from atlas_assets.evals.cli import results_table
+
+    results = {
+        "workload": {"id": "w", "kind": "eval"}, "dataset": {"id": "d", "sha256": "a" * 64},
+        "engine": {"name": "e", "kind": "openai"}, "model": "m", "complete": True,
+        "run": {"rows_done": 3, "rows_selected": 3},
+        "scores": {"accuracy": 0.0, "correct": 0, "total": 3, "failed": 3, "by_difficulty": {},
+                   "failures": [{"id": "a", "error": "HTTP 400: context", "error_kind": "http_4xx", "status": 400},
+                                {"id": "b", "error": "HTTP 400: context", "error_kind": "http_4xx", "status": 400},
+                                {"id": "c", "error": "connection reset", "error_kind": "connection", "status": None}]},
+        "metrics": {k: {"mean": None, "p50": None, "p90": None, "p99": None} for k in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms")}
+        | {"input_tokens_total": None, "output_tokens_total": None, "request_throughput": None, "output_token_throughput": None},
+    }
+    lines = results_table(results).splitlines()
+    failed = [line for line in lines if line.startswith("  failed")]
+    assert failed[0].split()[1:4] == ["2", "http_4xx", "(HTTP"] and "connection" in failed[1] and len(failed) == 2

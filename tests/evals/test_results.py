@@ -57,7 +57,7 @@ def test_scores_count_failures_as_wrong_and_list_them_with_breakdowns():
     records = {"r0": _rec(0), "r1": _rec(1, correct=False), "r2": _rec(2, error="HTTP 500: boom")}
     s = compute_scores(rows, records)
     assert (s["accuracy"], s["correct"], s["total"], s["failed"]) == (pytest.approx(1 / 3), 1, 3, 1)
-    assert s["failures"] == [{"id": "r2", "error": "HTTP 500: boom"}]
+    assert s["failures"] == [{"id": "r2", "error": "HTTP 500: boom", "error_kind": None, "status": None}]
     assert s["by_category"] == {"a": {"total": 2, "correct": 1, "failed": 0, "accuracy": 0.5},
                                 "b": {"total": 1, "correct": 0, "failed": 1, "accuracy": 0.0}}
     assert s["by_difficulty"]["hard"] == {"total": 2, "correct": 0, "failed": 1, "accuracy": 0.0}
