@@ -98,6 +98,18 @@ def failures_by_reason(failures: Iterable[Mapping[str, Any]], id_key: str = "id"
     return table(["reason", "requests", "rows", "example"], rows, "lrll")
 
 
+def reason_of(record: Mapping[str, Any] | None) -> str:
+    """Why a row is not right: its error, else the scorer's detail, else 'wrong answer'."""
+    if record is None:
+        return "not run"
+    if record.get("error"):
+        return f"{record.get('error_kind') or 'error'}: {record['error']}"
+    score = record.get("score") or {}
+    if score.get("correct"):
+        return "correct"
+    return str(score.get("detail") or "wrong answer")
+
+
 def _wrong_rows(
     results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]
 ) -> tuple[list[list[str]], int]:
@@ -111,8 +123,7 @@ def _wrong_rows(
             continue
         count += 1
         if len(out) < WRONG_ROWS_SHOWN:
-            why = f"{record.get('error_kind') or 'error'}: {record['error']}" if record.get("error") else score.get("detail") or "wrong answer"
-            out.append([f"`{cell(row_id, 40)}`", cell(expected.get(row_id)), cell(score.get("extracted")), cell(why, 120)])
+            out.append([f"`{cell(row_id, 40)}`", cell(expected.get(row_id)), cell(score.get("extracted")), cell(reason_of(record), 120)])
     return out, count
 
 

@@ -18,23 +18,12 @@ import orjson
 
 from atlas_assets.corpus import registry
 from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.report import reason_of
 from atlas_assets.evals.requests import build_body
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
 
 REPORT = "report.html"
 PAGE_TEXT_LIMIT = 6000  # characters of a prompt or output on the page (long-context prompts are ~1 MB)
-
-
-def reason_of(record: Mapping[str, Any] | None) -> str:
-    """Why a row is not right: its error, else the scorer's detail, else 'wrong answer'."""
-    if record is None:
-        return "not run"
-    if record.get("error"):
-        return f"{record.get('error_kind') or 'error'}: {record['error']}"
-    score = record.get("score") or {}
-    if score.get("correct"):
-        return "correct"
-    return str(score.get("detail") or "wrong answer")
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,12 @@ def record_read_version(
             tags={DATA_VERSION_TAG: version, DATA_VERSION_IS_USER_PROVIDED_TAG: "true"},
         )
     )
+    _forget_input(context, key)
+
+
+def _forget_input(context: dg.AssetExecutionContext, key: dg.AssetKey) -> None:
+    """Drop the step's cached record of input `key` (fetched at step start), so the
+    provenance Dagster writes for this step's materialization reads the latest event."""
     context.op_execution_context._step_execution_context.wipe_input_asset_version_info(key)  # noqa: SLF001
 
 
@@ -138,10 +144,9 @@ def record_published(instance: dg.DagsterInstance, items: Iterable[Published], s
 
 def record_published_inputs(context: dg.AssetExecutionContext, items: Iterable[Published], source: str) -> None:
     """`record_published` from inside a step, then make the step's provenance read them."""
-    step = context.op_execution_context._step_execution_context  # noqa: SLF001
     for item in record_published(context.instance, items, source):
         context.log.info(f"recorded {item.key.to_user_string()}{f' [{item.partition}]' if item.partition else ''} at {item.data_version[:16]} ({source})")
-        step.wipe_input_asset_version_info(item.key)
+        _forget_input(context, item.key)
 
 
 ON_DISK_SOURCE = "bytes on disk, recorded without a run by the {sensor} sensor"
