@@ -106,19 +106,24 @@ def load_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAULT_D
     path = Path(run_dir)
     if not (path / RESULTS).is_file():
         raise ConfigError(f"{path}: no {RESULTS} (not a run folder, or the run never finished a pass)")
-    results = orjson.loads((path / RESULTS).read_bytes())
-    specs = {s.id: s for s in registry.discover(datasets_root)}
-    spec = specs.get(results["dataset"]["id"])
+    try:
+        results = orjson.loads((path / RESULTS).read_bytes())
+        dataset_id, row_ids, model = results["dataset"]["id"], list(results["run"]["row_ids"]), results["model"]
+        request = Workload.model_validate(results["workload"]).request
+    except orjson.JSONDecodeError as exc:
+        raise ConfigError(f"{path / RESULTS}: not valid JSON ({exc}); the file is damaged") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"{path / RESULTS}: not an eval run's results.json ({type(exc).__name__}: {exc})") from None
+    spec = {s.id: s for s in registry.discover(datasets_root)}.get(dataset_id)
     if spec is None:
-        raise ConfigError(f"{path / RESULTS}: dataset.id: {results['dataset']['id']!r} is not in {datasets_root}")
+        raise ConfigError(f"{path / RESULTS}: dataset.id: {dataset_id!r} is not in {datasets_root}")
     rows = {str(r["id"]): r for r in registry.read_rows(spec)}
     records: dict[str, Mapping[str, Any]] = {}
     for record in read_checkpoint(path / CHECKPOINT)[0]:
         records[str(record["id"])] = record  # the last record of a row wins, as in the run
-    request = Workload.model_validate(results["workload"]).request
     samples = [
-        Sample(row_id, rows[row_id], build_body(rows[row_id], spec, request, results["model"]), records.get(row_id))
-        for row_id in results["run"]["row_ids"]
+        Sample(row_id, rows[row_id], build_body(rows[row_id], spec, request, model), records.get(row_id))
+        for row_id in row_ids
         if row_id in rows
     ]
     return Run(path, results, samples)

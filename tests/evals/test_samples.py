@@ -86,3 +86,25 @@ def test_model_output_cannot_inject_markup_into_the_page():
 def test_show_on_a_folder_without_results_is_a_clear_error(tmp_path):
     result = _atlas("show", str(tmp_path))
     assert result.returncode != 0 and "no results.json" in result.stderr
+
+
+@pytest.mark.parametrize("damage, says", [(lambda raw: raw[:300], "not valid JSON"), (lambda raw: b"[]", "not an eval run's results.json")])
+def test_a_damaged_results_file_is_a_clear_error(two_runs, tmp_path, damage, says):
+    weak, _ = two_runs
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "results.json").write_bytes(damage((weak / "results.json").read_bytes()))
+    result = _atlas("show", str(broken))
+    assert result.returncode != 0 and says in result.stderr and "Traceback" not in result.stderr
+
+
+def test_torn_and_huge_checkpoint_lines_are_skipped(two_runs, tmp_path):
+    import shutil
+
+    weak, _ = two_runs
+    copy = tmp_path / "copy"
+    shutil.copytree(weak, copy)
+    with open(copy / "checkpoint.jsonl", "ab") as handle:
+        handle.write(b"\xff\xfe" + b"x" * 5_000_000 + b"\n[1, 2]\n{\"id\": 5}\n")
+    run = samples.load_run(copy)
+    assert len(run.samples) == 20 and all(s.record is not None for s in run.samples)
