@@ -25,6 +25,22 @@ def _isolated_atlas_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "_cache"))
 
 
+@pytest.fixture(autouse=True)
+def _no_leaked_dagster_state_storage():
+    """Each test starts without a Dagster defs-state storage left in the context by an earlier
+    test's instance: Dagster keeps it in a ContextVar holding a weak reference to that
+    instance, and once the instance is collected, building Definitions raises "Attempted to
+    resolve undefined DagsterInstance weakref" (seen once in a clean-clone run)."""
+    import sys
+
+    base = sys.modules.get("dagster._core.storage.defs_state.base")
+    if base is None:  # Dagster not imported yet in this worker: nothing can have leaked
+        yield
+        return
+    with base.set_defs_state_storage(None):
+        yield
+
+
 # --------------------------------------------------------------------------- time
 
 
