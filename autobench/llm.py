@@ -23,16 +23,18 @@ proposed case is validated against the `Case` model and `case_schema`; invalid p
 are dropped and counted. Duplicates (same id or same input+expected) are dropped. When
 the budget is spent before `count` valid cases exist, it returns an incomplete batch with
 the partial cases. Seed cases are shown to the model as examples, never returned.
-A simulator engine from engines.yaml is started on loopback for the duration.
+An engine named from engines.yaml is reached like an eval run's (evals/send.py; a
+simulator engine is started on loopback for the duration) with `timeout_s` from here;
+a URL is an ad-hoc openai engine with the engines file's default retry policy.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 import jsonschema
 import orjson
@@ -40,7 +42,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atlas_assets.core.hashing import sha256_json
-from atlas_assets.evals.client import EngineClient, RetryPolicy
+from atlas_assets.evals.client import Completion
+from atlas_assets.evals.engines import Engine, resolve_engine
+from atlas_assets.evals.send import Connected, connect, listed_models, send_all, serve
 from autobench.models import (
     Case,
     CaseGeneratorInput,
@@ -113,22 +117,6 @@ def parse_proposals(content: str | None) -> list[Any]:
     return list(cases) if isinstance(cases, list) else []
 
 
-@contextlib.contextmanager
-def _engine(settings: LLMSettings):
-    from atlas_assets.evals.engines import is_url, resolve_engine
-
-    engine = resolve_engine(settings.engine, model=settings.model) if not is_url(settings.engine) else None
-    if engine is None:
-        yield settings.engine.rstrip("/"), settings.model, None
-    elif engine.is_simulator:
-        from atlas_assets.simulator import start_simulator
-
-        with start_simulator(engine.profile()) as sim:
-            yield sim.base_url, settings.model or sim.model, None
-    else:
-        yield engine.base_url, settings.model or engine.model, engine.api_key()
-
-
 async def generate_cases(request: CaseGeneratorInput) -> GeneratedCaseBatch:
     raw = request.settings.get("llm")
     if not isinstance(raw, dict):
@@ -141,80 +129,99 @@ async def generate_cases(request: CaseGeneratorInput) -> GeneratedCaseBatch:
     if not request.prompt:
         raise ValueError("prompt: the LLM generator needs a prompt")
     prices = load_prices(settings.price_table)
-    with _engine(settings) as (base_url, model, api_key):
-        return await _generate(request, settings, prices, base_url, model, api_key)
+    engine = resolve_engine(settings.engine, model=settings.model).model_copy(update={"timeout_s": settings.timeout_s})
+    with serve(engine) as base_url:
+        async with connect(engine, base_url, 1, pick=_first_listed) as connected:
+            return await _generate(request, settings, prices, connected)
 
 
-async def _generate(
-    request: CaseGeneratorInput, settings: LLMSettings, prices: dict[str, Price], base_url: str, model: str | None, api_key: str | None
-) -> GeneratedCaseBatch:
+def _first_listed(engine: Engine, models: Mapping[str, Any]) -> str:
+    """settings.llm.model, else the first model the server lists."""
+    if engine.model:
+        return engine.model
+    ids = listed_models(models)
+    if not ids:
+        raise ConnectionError(f"{engine.base_url or engine.name}: /models lists no model; set settings.llm.model")
+    return ids[0]
+
+
+@dataclass(frozen=True)
+class _Ask:
+    data: bytes
+    request_id: None = None
+
+
+async def _generate(request: CaseGeneratorInput, settings: LLMSettings, prices: dict[str, Price], connected: Connected) -> GeneratedCaseBatch:
     accepted: list[Case] = []
     ids: set[str] = set()
     contents: set[str] = set()
-    usage_in = usage_out = requests = invalid = duplicates = 0
-    retry = RetryPolicy(max_retries=2, backoff_s=0.2, backoff_max_s=2.0)
+    tally = {"in": 0, "out": 0, "requests": 0, "invalid": 0, "duplicates": 0}
     system = system_prompt(settings, request)
-    async with EngineClient(base_url, api_key=api_key, concurrency=1, timeout_s=settings.timeout_s, retry=retry) as client:
-        listing = await client.models()
-        entries = listing.get("data") or []
-        if model is None:
-            if not entries:
-                raise ConnectionError(f"{base_url}/models lists no model; set settings.llm.model")
-            model = str(entries[0]["id"])
-        provider = next((str(e.get("owned_by")) for e in entries if e.get("id") == model and e.get("owned_by")), None)
-        served_model = model
-        price = prices.get(model)
-        cost = 0.0
-        reason = None
+    model = connected.model
+    entries = connected.models_answer.get("data") or []
+    provider = next((str(e.get("owned_by")) for e in entries if isinstance(e, dict) and e.get("id") == model and e.get("owned_by")), None)
+    price = prices.get(model)
+    cost = 0.0
+    reason: str | None = None
+
+    def asks() -> Iterator[_Ask]:
+        """The next request while cases are missing and the budget allows (pulled one at a time)."""
+        nonlocal reason
         while len(accepted) < settings.count:
-            if requests >= settings.max_requests:
+            if tally["requests"] >= settings.max_requests:
                 reason = f"budget: max_requests={settings.max_requests} spent with {len(accepted)}/{settings.count} valid cases"
-                break
+                return
             if settings.max_cost is not None and price is not None and cost >= settings.max_cost:
                 reason = f"budget: max_cost={settings.max_cost} {price.currency} spent with {len(accepted)}/{settings.count} valid cases"
-                break
-            body = {
+                return
+            body: dict[str, Any] = {
                 "model": model,
                 "messages": [
                     {"role": "system", "content": system},
-                    {"role": "user", "content": f"{request.prompt}\n\n(request {requests + 1}; seed {request.seed}; have {len(accepted)} cases)"},
+                    {"role": "user", "content": f"{request.prompt}\n\n(request {tally['requests'] + 1}; seed {request.seed}; have {len(accepted)} cases)"},
                 ],
                 "temperature": settings.temperature,
                 "max_tokens": settings.max_tokens,
                 "stream": False,
             }
             if request.seed is not None:
-                body["seed"] = request.seed + requests
-            completion = await client.complete(orjson.dumps(body), stream=False)
-            requests += 1
-            if completion.error:
-                raise ConnectionError(f"{base_url}: {completion.error}")
-            usage_in += completion.input_tokens or 0
-            usage_out += completion.output_tokens or 0
-            if price is not None:
-                cost = (usage_in * price.input_per_mtok + usage_out * price.output_per_mtok) / 1_000_000
-            for proposal in parse_proposals(completion.content):
-                case = _validate(proposal, settings.case_schema)
-                if case is None:
-                    invalid += 1
-                    continue
-                key = sha256_json({"input": case.input, "expected": case.expected})
-                if case.id in ids or key in contents:
-                    duplicates += 1
-                    continue
-                ids.add(case.id)
-                contents.add(key)
-                accepted.append(case.model_copy(update={"metadata": {**case.metadata, "llm_request": requests}}))
-                if len(accepted) >= settings.count:
-                    break
-            report_progress(len(accepted), settings.count, f"{requests} requests, {invalid} invalid, {duplicates} duplicates")
+                body["seed"] = request.seed + tally["requests"]
+            tally["requests"] += 1
+            yield _Ask(orjson.dumps(body))
+
+    async def finish(ask: _Ask, completion: Completion) -> None:
+        nonlocal cost
+        if completion.error:
+            raise ConnectionError(f"{connected.base_url}: {completion.error}")
+        tally["in"] += completion.input_tokens or 0
+        tally["out"] += completion.output_tokens or 0
+        if price is not None:
+            cost = (tally["in"] * price.input_per_mtok + tally["out"] * price.output_per_mtok) / 1_000_000
+        for proposal in parse_proposals(completion.content):
+            case = _validate(proposal, settings.case_schema)
+            if case is None:
+                tally["invalid"] += 1
+                continue
+            key = sha256_json({"input": case.input, "expected": case.expected})
+            if case.id in ids or key in contents:
+                tally["duplicates"] += 1
+                continue
+            ids.add(case.id)
+            contents.add(key)
+            accepted.append(case.model_copy(update={"metadata": {**case.metadata, "llm_request": tally["requests"]}}))
+            if len(accepted) >= settings.count:
+                break
+        report_progress(len(accepted), settings.count,
+                        f"{tally['requests']} requests, {tally['invalid']} invalid, {tally['duplicates']} duplicates")
+
+    await send_all(connected.client, asks(), finish, concurrency=1)
     return GeneratedCaseBatch(
         cases=tuple(accepted),
         generator_asset_version=settings.generator_version,
         model_provider=provider,
-        model_name=served_model,
+        model_name=model,
         determinism=GenerationDeterminism.NOT_GUARANTEED,
-        usage=GenerationUsage(input_tokens=usage_in, output_tokens=usage_out, requests=requests),
+        usage=GenerationUsage(input_tokens=tally["in"], output_tokens=tally["out"], requests=tally["requests"]),
         cost=GenerationCost(amount=round(cost, 10), currency=price.currency) if price is not None else None,
         complete=reason is None,
         incomplete_reason=reason,

@@ -390,6 +390,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from atlas_assets.corpus import registry
     from atlas_assets.evals.config import ConfigError
     from atlas_assets.evals.engines import load_engines_report
+    from atlas_assets.evals.kinds import kind_of
     from atlas_assets.evals.workloads import (
         draft_workload,
         dump_workload,
@@ -401,8 +402,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     engines = load_engines_report(args.engines)
     print("engines:")
     for name, engine in engines.entries.items():
-        where = "simulator (started on 127.0.0.1)" if engine.is_simulator else engine.base_url
-        model = engine.profile().model if engine.is_simulator else engine.model or "(from /v1/models)"
+        kind = kind_of(engine)
+        where, model = kind.where(engine), engine.model or kind.default_model(engine) or "(from /v1/models)"
         print(f"  {name:<22}{engine.kind:<11}{where}   model {model}")
     _print_problems(engines.problems)
     root = _datasets_root(args.datasets)

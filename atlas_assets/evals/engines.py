@@ -2,7 +2,8 @@
 
     engines:
       <name>:
-        kind: simulator | openai        # simulator: the reference simulator, started in-process
+        kind: openai | simulator        # evals/kinds.py: openai = a server you run; simulator = the
+                                        # reference simulator, started in-process
         base_url: http://host:8000/v1   # openai kind only; a URL without a path gets /v1
         model: <model id>               # sent as "model"; simulator: the id it serves
         api_key_env: OPENAI_API_KEY     # optional: the *name* of the variable holding the key
@@ -32,16 +33,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import PartitionKey
 from atlas_assets.core.problems import FileProblem, Loaded, load_entries
 from atlas_assets.evals.client import MAX_RESPONSE_BYTES, MAX_TOOL_CALLS
 from atlas_assets.evals.config import ConfigError, load_model
+from atlas_assets.evals.kinds import KINDS, kind_of
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ENGINES_FILE = REPO_ROOT / "engines.yaml"
@@ -54,7 +55,7 @@ class _Strict(BaseModel):
 
 class Engine(_Strict):
     name: str = Field("", description="the key in the engines file (filled in by the loader)")
-    kind: Literal["simulator", "openai"]
+    kind: str = Field(description="a registered engine kind (evals/kinds.py: openai, simulator)")
     base_url: str | None = None
     model: str | None = None
     api_key_env: str | None = None
@@ -76,38 +77,17 @@ class Engine(_Strict):
     def _base_url(cls, value: str | None) -> str | None:
         return None if value is None else normalize_base_url(value)
 
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value not in KINDS:
+            raise ValueError(f"unknown engine kind {value!r}; known kinds: {', '.join(sorted(KINDS))}")
+        return value
+
     @model_validator(mode="after")
     def _kind_fields(self) -> "Engine":
-        if self.kind == "simulator":
-            if self.simulator is None:
-                raise ValueError("a simulator engine needs a `simulator:` block")
-            if self.base_url is not None:
-                raise ValueError("a simulator engine has no base_url (it is started on 127.0.0.1)")
-            self.profile()  # validates the block
-        else:
-            if not self.base_url:
-                raise ValueError("an openai engine needs base_url")
-            if self.simulator is not None:
-                raise ValueError("only simulator engines take a `simulator:` block")
+        kind_of(self).check(self)
         return self
-
-    @property
-    def is_simulator(self) -> bool:
-        return self.kind == "simulator"
-
-    def profile(self) -> Any:
-        """The simulator profile of the `simulator:` block (atlas_assets.simulator.profiles)."""
-        from pydantic import ValidationError
-
-        from atlas_assets.simulator.profiles import ProfileError, SimulatorProfile
-
-        try:
-            return SimulatorProfile.from_block(self.simulator or {}, name=self.name or "simulator", model=self.model)
-        except ValidationError as exc:
-            details = "; ".join(f"simulator.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise ValueError(details) from None
-        except ProfileError as exc:
-            raise ValueError(f"simulator: {exc}") from None
 
     def api_key(self) -> str | None:
         """The key from the environment variable the file names; an error when it is unset."""
@@ -119,15 +99,8 @@ class Engine(_Strict):
         return value
 
     def identity(self) -> dict[str, Any]:
-        """What makes two runs' requests go to 'the same engine' (part of every row fingerprint).
-
-        A simulator's port changes on every start, so it is identified by its settings;
-        a real engine by where it is and which model it serves. Secrets never enter.
-        """
-        if self.is_simulator:
-            profile = self.profile()
-            return {"kind": "simulator", "model": profile.model, "profile_sha256": sha256_json(profile.model_dump(mode="json"))}
-        return {"kind": self.kind, "base_url": self.base_url, "model": self.model}
+        """What makes two runs' requests go to 'the same engine' (its kind decides)."""
+        return kind_of(self).identity(self)
 
 
 class EnginesFile(_Strict):

@@ -24,14 +24,12 @@ most the requests that were in flight.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import orjson
 
@@ -42,7 +40,7 @@ from atlas_assets.corpus import longctx, registry
 from atlas_assets.corpus.errata import AppliedErrata
 from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
 from atlas_assets.evals import HARNESS, HARNESS_VERSION, samples
-from atlas_assets.evals.client import Completion, EngineClient, RetryPolicy
+from atlas_assets.evals.client import Completion
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.dropped import dropped_input_warnings
 from atlas_assets.evals.engines import Engine
@@ -65,6 +63,7 @@ from atlas_assets.evals.results import (
     write_checkpoint,
     write_results,
 )
+from atlas_assets.evals.send import Connected, Needs, run_session, send_all
 from atlas_assets.evals.workloads import (
     Workload,
     dataset_spec,
@@ -87,6 +86,10 @@ class Planned:
     @property
     def id(self) -> str:
         return str(self.row["id"])
+
+    @property
+    def request_id(self) -> str:
+        return self.fingerprint[:32]
 
 
 class CircuitBreaker:
@@ -197,53 +200,15 @@ def _score(planned: Planned, completion: Completion, workload: Workload) -> Item
     return score(planned.row, output, _dataset_default(workload))
 
 
-@contextlib.contextmanager
-def engine_endpoint(engine: Engine, datasets_root: str | Path) -> Iterator[str]:
-    """The base URL to send to: the engine's own, or a simulator started for the run
-    (in this process, on 127.0.0.1, a free port, knowing the same corpus)."""
-    if not engine.is_simulator:
-        yield engine.base_url or ""
-        return
-    from atlas_assets.simulator.handle import start_simulator
-
-    with start_simulator(engine.profile(), host="127.0.0.1", port=0, datasets_root=datasets_root) as handle:
-        yield handle.base_url
-
-
-def pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
-    if engine.model:
-        return engine.model
-    ids = [m.get("id") for m in models.get("data") or [] if isinstance(m, Mapping) and m.get("id")]
-    if len(ids) == 1:
-        return str(ids[0])
-    if engine.is_simulator:
-        return engine.profile().model
-    raise ConfigError(
-        f"engine {engine.name}: no model given and the server lists {len(ids)} ({', '.join(map(str, ids)) or 'none'}); pass --model"
-    )
-
-
 def write_report(run_dir: Path, body: Mapping[str, Any], planned: Sequence[Planned], records: Mapping[str, Mapping[str, Any]]) -> Path:
     """report.html beside results.json: the run's samples as one self-contained page."""
     run = samples.Run(run_dir, body, [samples.Sample(p.id, p.row, p.body, records.get(p.id)) for p in planned])
     return atomic_write_text(run_dir / samples.REPORT, samples.render_html(run))
 
 
-def with_model(engine: Engine, model: str) -> Engine:
-    """The engine as if its model had been given: a model picked from /v1/models is recorded
-    and fingerprinted exactly like `--model` with that id (a simulator's model is its profile's)."""
-    return engine if engine.is_simulator or engine.model else engine.model_copy(update={"model": model})
-
-
-def event_loop_runner() -> asyncio.Runner:
-    import uvloop  # installed with uvicorn (dagster-webserver and the simulator)
-
-    return asyncio.Runner(loop_factory=uvloop.new_event_loop)
-
-
 async def _execute(
     pending: Sequence[Planned],
-    client: EngineClient,
+    connected: Connected,
     workload: Workload,
     concurrency: int,
     checkpoint: Path,
@@ -253,28 +218,14 @@ async def _execute(
     handle_signals: bool,
     breaker: CircuitBreaker,
 ) -> dict[str, dict[str, Any]]:
+    """Send the pending rows (send.send_all); score and checkpoint each as it arrives."""
     loop = asyncio.get_running_loop()
     done: dict[str, dict[str, Any]] = {}
-    stopping = asyncio.Event()
-    tasks: list[asyncio.Task] = []
-
-    def request_stop() -> None:
-        if stopping.is_set():  # a second signal: abandon the requests in flight
-            for task in tasks:
-                task.cancel()
-        stopping.set()
-
-    if handle_signals and threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, request_stop)
-    stream = workload.request.stream
     executor = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="atlas-score")
-    queue = iter(pending)
     try:
         with open(checkpoint, "ab", buffering=1 << 16) as sink:
 
-            async def one(planned: Planned) -> None:
-                completion = await client.complete(planned.data, stream, {"X-Request-Id": planned.fingerprint[:32]})
+            async def finish(planned: Planned, completion: Completion) -> None:
                 if workload.kind == "eval" and SCORERS[scorer_name(planned.row, workload.scorer)].runs_code:
                     item = await loop.run_in_executor(executor, _score, planned, completion, workload)
                 else:
@@ -284,57 +235,17 @@ async def _execute(
                 sink.flush()
                 done[planned.id] = record
                 progress.count(record)
-                if breaker.see(record):
-                    stopping.set()
+                breaker.see(record)
                 if on_record is not None:
                     on_record(record)
 
-            async def worker() -> None:
-                for planned in queue:
-                    if stopping.is_set() or stop.is_set():
-                        stopping.set()
-                        return
-                    try:
-                        await one(planned)
-                    except Exception:
-                        stopping.set()  # a harness error: stop sending, keep what is recorded
-                        raise
-
-            tasks.extend(asyncio.ensure_future(worker()) for _ in range(max(1, min(concurrency, len(pending)))))
-            results = await asyncio.gather(*tasks, return_exceptions=True)
-            errors = [r for r in results if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
-            if errors:
-                raise errors[0]
+            await send_all(
+                connected.client, pending, finish, concurrency=min(concurrency, len(pending)), stream=workload.request.stream,
+                stop=stop, stop_when=lambda: breaker.tripped is not None, handle_signals=handle_signals,
+            )
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
-        if handle_signals and threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
     return done
-
-
-def engine_client(engine: Engine, base_url: str, concurrency: int) -> EngineClient:
-    """The HTTP client for an engine definition: its key, timeouts and retry policy."""
-    return EngineClient(
-        base_url,
-        api_key=engine.api_key(),
-        concurrency=concurrency,
-        timeout_s=engine.timeout_s,
-        connect_timeout_s=engine.connect_timeout_s,
-        retry=RetryPolicy(engine.max_retries, engine.backoff_s, engine.backoff_max_s, engine.retry_after_max_s),
-        max_response_bytes=engine.max_response_bytes,
-        max_tool_calls=engine.max_tool_calls,
-    )
-
-
-def engine_info(engine: Engine, base_url: str) -> dict[str, Any]:
-    return {
-        "name": engine.name,
-        "kind": engine.kind,
-        "base_url": base_url,
-        "identity": engine.identity(),
-        "simulator_profile": engine.profile().model_dump(mode="json") if engine.is_simulator else None,
-    }
 
 
 def _results_body(
@@ -419,37 +330,30 @@ def run_eval(
         if progress_log is not None:
             progress_log.log(label, lambda: progress.line(label))
     breaker = CircuitBreaker(engine.circuit_breaker)
-    with engine_endpoint(engine, datasets_root) as base_url:
-        client = engine_client(engine, base_url, in_flight)
 
-        async def session() -> tuple[dict[str, Any], str, list[Planned], dict[str, dict[str, Any]], int, int]:
-            async with client:
-                models_answer = await client.models()
-                model = pick_model(engine, models_answer)
-                planned = plan_requests(rows, spec, workload, model, with_model(engine, model).identity(), dataset_sha)
-                checkpoint = run_dir / CHECKPOINT
-                expected = {p.id: p.fingerprint for p in planned}
-                valid, stale = compact_checkpoint(checkpoint, expected)
-                if retry_failed:
-                    valid = {k: v for k, v in valid.items() if v.get("error") is None}
-                pending = [p for p in planned if p.id not in valid]
-                progress.total, progress.resumed = len(planned), len(planned) - len(pending)
-                for record in valid.values():
-                    progress.count(record)
-                progress.start()
-                if progress_log is not None:
-                    progress_log.log(label, progress.line(label))
-                fresh = await _execute(
-                    pending, client, workload, in_flight, checkpoint, progress, observe, stop, handle_signals, breaker
-                )
-                return models_answer, model, planned, {**valid, **fresh}, stale, len(fresh)
+    async def session(connected: Connected) -> tuple[Connected, list[Planned], dict[str, dict[str, Any]], int, int]:
+        planned = plan_requests(rows, spec, workload, connected.model, connected.engine.identity(), dataset_sha)
+        checkpoint = run_dir / CHECKPOINT
+        expected = {p.id: p.fingerprint for p in planned}
+        valid, stale = compact_checkpoint(checkpoint, expected)
+        if retry_failed:
+            valid = {k: v for k, v in valid.items() if v.get("error") is None}
+        pending = [p for p in planned if p.id not in valid]
+        progress.total, progress.resumed = len(planned), len(planned) - len(pending)
+        for record in valid.values():
+            progress.count(record)
+        progress.start()
+        if progress_log is not None:
+            progress_log.log(label, progress.line(label))
+        fresh = await _execute(pending, connected, workload, in_flight, checkpoint, progress, observe, stop, handle_signals, breaker)
+        return connected, planned, {**valid, **fresh}, stale, len(fresh)
 
-        with event_loop_runner() as runner:
-            models_answer, model, planned, records, stale, sent = runner.run(session())
+    connected, planned, records, stale, sent = run_session(engine, Needs(Path(datasets_root)), in_flight, session)
+    model = connected.model
     extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale,
              "circuit_breaker": breaker.tripped}
     body = _results_body(
-        workload, engine_info(with_model(engine, model), base_url), model, models_answer, spec, dataset_sha, planned, records, extra, errata
+        workload, connected.record(), model, connected.models_answer, spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
     write_report(run_dir, body, planned, records)

@@ -26,13 +26,10 @@ of a translation run: a resumed or repeated run with the same outputs keeps it.
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 import orjson
 
@@ -40,9 +37,10 @@ from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
+from atlas_assets.evals.client import Completion
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
-from atlas_assets.evals.runner import engine_client, engine_info, event_loop_runner, pick_model
+from atlas_assets.evals.send import Connected, Needs, run_session, send_all
 from atlas_assets.translation import prompt
 from atlas_assets.translation.schema import LoadedCorpus, load_corpus
 from atlas_assets.translation.scoring import (
@@ -82,6 +80,23 @@ class Progress(Counts):
     rate_unit: ClassVar[str] = "segments/s"
 
 
+@dataclass(frozen=True)
+class PlannedSegment:
+    """A segment's request, ready to send."""
+
+    segment: Segment
+    data: bytes
+    fingerprint: str
+
+    @property
+    def id(self) -> str:
+        return str(self.segment.id)
+
+    @property
+    def request_id(self) -> str:
+        return self.fingerprint[:32]
+
+
 @dataclass
 class TranslationOutcome:
     run_dir: Path
@@ -104,17 +119,6 @@ class TranslationOutcome:
 def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
     block = loaded.corpus.dataset
     return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}
-
-
-@contextmanager
-def _endpoint(engine: Engine, corpus_path: Path) -> Iterator[str]:
-    if not engine.is_simulator:
-        yield engine.base_url or ""
-        return
-    from atlas_assets.simulator.handle import start_simulator
-
-    with start_simulator(engine.profile(), translation_corpora=[corpus_path]) as handle:
-        yield handle.base_url
 
 
 def hypothesis(record: Mapping[str, Any]) -> str:
@@ -264,61 +268,40 @@ def run_translation(
         score = corpus_chrfpp([hypothesis(records[str(s.id)]) for s in done], [s.references for s in done])
         return None if score is None else f"chrF++ so far {score:.1f}"
 
-    with _endpoint(engine, loaded.path) as base_url:
-        client = engine_client(engine, base_url, in_flight)
+    async def session(connected: Connected) -> tuple[Connected, dict[str, dict[str, Any]], int, int]:
+        planned = []
+        for seg in segs:
+            body = request_body(seg, loaded, connected.model, params)
+            fp = sha256_json({"body": body, "engine": connected.engine.identity(), "dataset_sha256": loaded.sha256})
+            planned.append(PlannedSegment(seg, orjson.dumps(body), fp))
+        valid, stale = compact_checkpoint(checkpoint, {p.id: p.fingerprint for p in planned})
+        valid = {k: v for k, v in valid.items() if v.get("error") is None}
+        pending = [p for p in planned if p.id not in valid]
+        progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
+        progress.start()
+        fresh: dict[str, dict[str, Any]] = {}
+        if progress_log is not None:
+            progress_log.log(label, progress.line(label, score=chrfpp_so_far(valid)))
+        with open(checkpoint, "ab") as sink:
 
-        async def session() -> tuple[str, dict[str, dict[str, Any]], int, int]:
-            async with client:
-                model = pick_model(engine, await client.models())
-                planned = []
-                for seg in segs:
-                    body = request_body(seg, loaded, model, params)
-                    data = orjson.dumps(body)
-                    fp = sha256_json({"body": body, "engine": engine.identity(), "dataset_sha256": loaded.sha256})
-                    planned.append((seg, data, fp))
-                valid, stale = compact_checkpoint(checkpoint, {str(s.id): fp for s, _, fp in planned})
-                valid = {k: v for k, v in valid.items() if v.get("error") is None}
-                pending = [p for p in planned if str(p[0].id) not in valid]
-                progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
-                progress.start()
-                fresh: dict[str, dict[str, Any]] = {}
+            async def finish(planned_segment: PlannedSegment, completion: Completion) -> None:
+                record = make_record(planned_segment.id, planned_segment.fingerprint, completion, None)
+                sink.write(orjson.dumps(record) + b"\n")
+                sink.flush()
+                fresh[planned_segment.id] = record
+                progress.done += 1
+                progress.failed += record["error"] is not None
+                if on_record is not None:
+                    on_record(record)
                 if progress_log is not None:
-                    progress_log.log(label, progress.line(label, score=chrfpp_so_far(valid)))
-                queue = iter(pending)
-                loop = asyncio.get_running_loop()
-                stopping = asyncio.Event()
-                if handle_signals and threading.current_thread() is threading.main_thread():
-                    for sig in (signal.SIGINT, signal.SIGTERM):
-                        loop.add_signal_handler(sig, stopping.set)
-                try:
-                    with open(checkpoint, "ab") as sink:
+                    progress_log.log(label, lambda: progress.line(label, score=chrfpp_so_far({**valid, **fresh})))
 
-                        async def worker() -> None:
-                            for seg, data, fp in queue:
-                                if stopping.is_set() or stop.is_set():
-                                    return
-                                completion = await client.complete(data, False, {"X-Request-Id": fp[:32]})
-                                record = make_record(str(seg.id), fp, completion, None)
-                                sink.write(orjson.dumps(record) + b"\n")
-                                sink.flush()
-                                fresh[str(seg.id)] = record
-                                progress.done += 1
-                                progress.failed += record["error"] is not None
-                                if on_record is not None:
-                                    on_record(record)
-                                if progress_log is not None:
-                                    progress_log.log(label, lambda: progress.line(label, score=chrfpp_so_far({**valid, **fresh})))
+            await send_all(connected.client, pending, finish, concurrency=min(in_flight, len(pending)), stop=stop,
+                           handle_signals=handle_signals)
+        return connected, {**valid, **fresh}, stale, len(fresh)
 
-                        await asyncio.gather(*(worker() for _ in range(max(1, min(in_flight, len(pending))))))
-                finally:
-                    if handle_signals and threading.current_thread() is threading.main_thread():
-                        for sig in (signal.SIGINT, signal.SIGTERM):
-                            loop.remove_signal_handler(sig)
-                return model, {**valid, **fresh}, stale, len(fresh)
-
-        with event_loop_runner() as runner:
-            model, records, stale, sent = runner.run(session())
-        info = engine_info(engine, base_url)
+    connected, records, stale, sent = run_session(engine, Needs(translation_corpora=(loaded.path,)), in_flight, session)
+    model, info = connected.model, connected.record()
     selected = {str(s.id) for s in segs}
     records = {k: v for k, v in records.items() if k in selected}
     run = {"limit": limit, "concurrency": in_flight, "segments_selected": len(segs), "sent": sent, "resumed": progress.resumed, "stale_dropped": stale, "checkpoint": CHECKPOINT}

@@ -265,7 +265,7 @@ def test_every_hostile_shape_in_one_run_is_a_recorded_row(tmp_path, datasets_roo
 
 def test_the_engine_file_sets_the_client_limits():
     from atlas_assets.evals.engines import Engine
-    from atlas_assets.evals.runner import engine_client
+    from atlas_assets.evals.send import engine_client
 
     engine = Engine(name="e", kind="openai", base_url="http://127.0.0.1:9/v1", max_response_bytes=4096, max_tool_calls=3)
     client = engine_client(engine, engine.base_url, 1)

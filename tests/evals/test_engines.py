@@ -7,14 +7,15 @@ import yaml
 
 from atlas_assets.evals.config import ConfigError
 from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE, load_engines, load_engines_report, normalize_base_url, resolve_engine
+from atlas_assets.evals.kinds import Simulator
 from tests.core.hostile import GOOD_UNICODE, HOSTILE_NAMES
 
 
 def test_the_shipped_file_holds_simulator_profiles_and_commented_real_engines():
     engines = load_engines(DEFAULT_ENGINES_FILE)
     assert {"sim-strong", "sim-weak", "sim-text-only", "sim-flaky"} <= set(engines.engines)
-    assert all(e.is_simulator for e in engines.engines.values())
-    assert engines.engines["sim-text-only"].profile().text_only
+    assert all(e.kind == "simulator" for e in engines.engines.values())
+    assert Simulator.profile(engines.engines["sim-text-only"]).text_only
     text = DEFAULT_ENGINES_FILE.read_text()
     for example in ("#  vllm-local:", "#  llamacpp-local:", "#  openai:", "#    api_key_env: OPENAI_API_KEY"):
         assert example in text
@@ -39,7 +40,7 @@ def _write(tmp_path, engines):
         ({"x": {"kind": "simulator", "simulator": {"skill": {"easy": 2}}}}, r"engines\.x: simulator\.skill\.easy"),
         ({"x": {"kind": "simulator", "simulator": {"preset": "nope"}}}, r"unknown preset 'nope'"),
         ({"x": {"kind": "openai", "base_url": "http://h", "timeout_s": 0}}, r"engines\.x\.timeout_s: Input should be greater than 0"),
-        ({"x": {"kind": "vllm", "base_url": "http://h"}}, r"engines\.x\.kind: Input should be 'simulator' or 'openai'"),
+        ({"x": {"kind": "vllm", "base_url": "http://h"}}, r"engines\.x\.kind: unknown engine kind 'vllm'; known kinds: openai, simulator"),
         ({"x": {"kind": "openai", "base_url": "http://h", "api_key": "sk-..."}}, r"engines\.x\.api_key: Extra inputs are not permitted"),
     ],
 )
@@ -113,7 +114,7 @@ def test_the_report_names_the_line_and_keeps_engines_whose_body_is_fine(tmp_path
         f"{path}: engines.'a|b': engine name: contains '|' (Dagster's multi-partition delimiter) (line 5)",
         f"{path}: engines.no-url: an openai engine needs base_url (line 8)",
         f"{path}: engines.'': engine name: is empty (line 10)",
-        f"{path}: engines.''.kind: Input should be 'simulator' or 'openai' (line 11)",
+        f"{path}: engines.''.kind: unknown engine kind 'vllm'; known kinds: openai, simulator (line 11)",
     ]
 
 
