@@ -17,11 +17,21 @@ comparison table (pass rate, mean score, mean latency per variant) is printed an
 written atomically to `summary.json`, with `content_sha256`: the digest of the scored
 cells only (not latencies, error texts or row order), so a re-run that scores the same
 keeps it. `benchmark_facts(summary)` is what a reader wants first of a summary.
+
+Evaluators (`evaluators:` for every case, `case_evaluators: {case id: [...]}` for one;
+autobench/evaluators.py): when a case has any, each cell records every evaluator's
+name, score and reason (an LLM judge's prompt sha256 and model too) and their
+`evaluators_sha256` (part of the cell's identity, so changed evaluators re-run it);
+`passed` is then "every assertion passed" and `score` the mean of the scores, and a
+task's own `passed`/`score` is recorded as the result named `task`. Without evaluators a
+cell is as before. The summary adds each evaluator per variant and paired tests between
+variants (autobench/compare.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import os
@@ -38,7 +48,8 @@ from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.markdown import cell as md_cell
 from atlas_assets.core.markdown import table as md_table
 from atlas_assets.core.progress import ProgressLog
-from autobench import files
+from autobench import compare, files
+from autobench import evaluators as evals
 from autobench.models import Case
 from autobench.progress import BenchmarkCounts
 
@@ -98,8 +109,46 @@ def _read_results(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _cell_key(row: Mapping[str, Any]) -> tuple[str, str, str, str, str]:
-    return (row["dataset_sha256"], row["variant"], row["variant_config_sha256"], row["case_id"], row["case_sha256"])
+def _cell_key(row: Mapping[str, Any]) -> tuple[str, str, str, str, str, str | None]:
+    return (row["dataset_sha256"], row["variant"], row["variant_config_sha256"], row["case_id"], row["case_sha256"],
+            row.get("evaluators_sha256"))
+
+
+def evaluator_entries(spec: files.BenchmarkSpec, case_id: str) -> list[Any]:
+    return [*spec.evaluators, *spec.case_evaluators.get(case_id, ())]
+
+
+def evaluators_sha256(spec: files.BenchmarkSpec, case_id: str) -> str | None:
+    """The digest of the evaluators a case is judged by (None: it has none)."""
+    entries = evaluator_entries(spec, case_id)
+    return sha256_json(evals.spec_json(entries)) if entries else None
+
+
+def build_evaluators(name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, base: Path) -> dict[str, list[evals.Evaluator]]:
+    """Each case's evaluators (the benchmark's, shared, then its own); BenchmarkError names
+    the YAML field of one that cannot run (a python evaluator that does not import, ...)."""
+    where = f"benchmark.{name}"
+    ids = {case.id for case in dataset.cases}
+    unknown = sorted(set(spec.case_evaluators) - ids)
+    if unknown:
+        raise BenchmarkError(f"{where}.case_evaluators: no case {', '.join(map(repr, unknown))} in dataset {dataset.id}@{dataset.version}")
+    try:
+        shared = evals.build(spec.evaluators, f"{where}.evaluators", base)
+        own = {cid: evals.build(entries, f"{where}.case_evaluators.{cid}", base) for cid, entries in spec.case_evaluators.items()}
+        plan = {case.id: [*shared, *own.get(case.id, ())] for case in dataset.cases}
+        for cid, built in plan.items():
+            evals.check_names(built, f"{where}.case_evaluators.{cid}" if cid in own else f"{where}.evaluators")
+    except evals.EvaluatorConfigError as exc:
+        raise BenchmarkError(str(exc)) from None
+    return plan
+
+
+def _task_record(value: Any) -> list[dict[str, Any]]:
+    """A task's own passed/score, as the evaluator result named `task` (none when it gave neither)."""
+    if not (isinstance(value, Mapping) and "output" in value and ("passed" in value or "score" in value)):
+        return []
+    score = bool(value["passed"]) if "passed" in value else float(value["score"])
+    return [{"name": "task", "evaluator": "task", "score": score, "reason": "returned by the task"}]
 
 
 def _score(case: Case, value: Any) -> tuple[Any, bool, float]:
@@ -120,8 +169,11 @@ async def _call(fn: Any, case: Case, config: Mapping[str, Any]) -> Any:
 
 
 async def _run_cells(
-    name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: ProgressLog | None
+    name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: ProgressLog | None,
+    judged: Mapping[str, Sequence[evals.Evaluator]] | None = None,
 ) -> None:
+    judged = judged or {}
+    esha = {case.id: evaluators_sha256(spec, case.id) for case in dataset.cases}
     recorded = {_cell_key(r): r for r in _read_results(results)}
     counts = BenchmarkCounts(total=len(spec.variants) * len(dataset.cases))
     todo = []
@@ -130,7 +182,7 @@ async def _run_cells(
         for case in dataset.cases:
             meta = case.metadata.get("generation")
             csha = (meta.get("case_sha256") if isinstance(meta, dict) else None) or files.case_sha256(case)
-            row = recorded.get((dataset.sha256, variant, vsha, case.id, csha))
+            row = recorded.get((dataset.sha256, variant, vsha, case.id, csha, esha[case.id]))
             if row is None:
                 todo.append((variant, config, vsha, case, csha))
             else:
@@ -147,17 +199,25 @@ async def _run_cells(
         async def cell(variant: str, config: Mapping[str, Any], vsha: str, case: Case, csha: str) -> None:
             async with semaphore:
                 start = time.perf_counter()
-                error = None
+                error, value = None, None
                 try:
-                    output, passed, score = _score(case, await _call(fn, case, config))
+                    value = await _call(fn, case, config)
+                    output, passed, score = _score(case, value)
                 except Exception as exc:  # noqa: BLE001 - a failing cell is a result
                     output, passed, score, error = None, False, 0.0, f"{type(exc).__name__}: {exc}"
                 latency = time.perf_counter() - start
+                mine = judged.get(case.id) or ()
+                if mine:
+                    records = await evals.evaluate_all(mine, case, output, latency, error) + _task_record(value)
+                    passed, score = evals.cell_verdict(records)
+                    passed = passed and error is None
             row = {
                 "benchmark": name, "dataset_id": dataset.id, "dataset_version": dataset.version, "dataset_sha256": dataset.sha256,
                 "variant": variant, "variant_config_sha256": vsha, "case_id": case.id, "case_sha256": csha,
                 "output": output, "passed": passed, "score": score, "latency_s": round(latency, 6), "error": error,
             }
+            if mine:
+                row.update(evaluators=records, evaluators_sha256=esha[case.id])
             line = json.dumps(row, sort_keys=True, default=str).encode() + b"\n"
             async with lock:
                 sink.write(line)
@@ -169,7 +229,11 @@ async def _run_cells(
 
         counts.start()
         try:
-            await asyncio.gather(*(cell(*item) for item in todo))
+            async with contextlib.AsyncExitStack() as stack:
+                if todo:  # start what the evaluators need (an LLM judge's engine) once, for this run
+                    used = {id(e): e for item in todo for e in judged.get(item[3].id) or ()}
+                    await evals.open_all(list(used.values()), stack, spec.run.concurrency)
+                await asyncio.gather(*(cell(*item) for item in todo))
         finally:
             if progress is not None:
                 progress.log("cells", counts.line(name, final=True), final=True)
@@ -179,13 +243,19 @@ def _matrix_rows(
     rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str
 ) -> dict[tuple[str, str], list[Mapping[str, Any]]]:
     """The rows of each (variant, config sha256) of the spec on this dataset, in file order;
-    rows of other datasets or configs (an earlier experiment in the same file) are left out."""
+    rows of other datasets, configs or evaluators (an earlier experiment in the same file)
+    are left out."""
     matrix: dict[tuple[str, str], list[Mapping[str, Any]]] = {
         (variant, variant_sha256(config)): [] for variant, config in spec.variants.items()
     }
+    esha: dict[str, str | None] = {}
     for row in rows:
         mine = matrix.get((row["variant"], row["variant_config_sha256"]))
-        if mine is not None and row["dataset_sha256"] == dataset_sha:
+        if mine is None or row["dataset_sha256"] != dataset_sha:
+            continue
+        if row["case_id"] not in esha:
+            esha[row["case_id"]] = evaluators_sha256(spec, row["case_id"])
+        if row.get("evaluators_sha256") == esha[row["case_id"]]:
             mine.append(row)
     return matrix
 
@@ -205,8 +275,9 @@ def summarize(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, data
 
 def content_sha256(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, dataset_sha: str) -> str:
     """The digest of what a run scored: the dataset, each variant's config and, per cell,
-    its identity, output, passed, score and whether it raised -- not latencies, error texts
-    (they may carry durations or addresses) or the order concurrent cells finished in. A
+    its identity, output, passed, score and whether it raised, and (when it has evaluators)
+    each evaluator's name, score and whether it errored -- not latencies, error texts or
+    reasons (they may carry durations or addresses) or the order cells finished in. A
     re-run that scores the same (a no-op resume, or a fresh run of a deterministic task)
     keeps it; it is the benchmark's data version."""
     matrix = _matrix_rows(rows, spec, dataset_sha)
@@ -214,12 +285,19 @@ def content_sha256(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec,
         (
             {"variant": r["variant"], "variant_config_sha256": r["variant_config_sha256"], "case_id": r["case_id"],
              "case_sha256": r["case_sha256"], "output": r["output"], "passed": r["passed"], "score": r["score"],
-             "errored": r["error"] is not None}
+             "errored": r["error"] is not None, **_judged_content(r)}
             for mine in matrix.values() for r in mine
         ),
         key=lambda c: (c["variant"], c["variant_config_sha256"], c["case_id"], c["case_sha256"]),
     )
     return sha256_json({"dataset_sha256": dataset_sha, "variants": [list(identity) for identity in matrix], "cells": cells})
+
+
+def _judged_content(row: Mapping[str, Any]) -> dict[str, Any]:
+    if "evaluators" not in row:
+        return {}
+    judged = [{"name": e["name"], "score": e["score"], "errored": bool(e.get("error"))} for e in row["evaluators"]]
+    return {"evaluators_sha256": row["evaluators_sha256"], "evaluators": judged}
 
 
 def benchmark_facts(summary: Mapping[str, Any]) -> list[Fact]:
@@ -236,12 +314,39 @@ def benchmark_facts(summary: Mapping[str, Any]) -> list[Fact]:
         for v in variants
     ]
     dataset = summary["dataset"]
+    judged = [
+        [md_cell(variant), md_cell(name), _rate(e["pass_rate"]), f"{e['mean_score']:.3f}", str(e["errors"])]
+        for variant, mine in (summary.get("evaluators") or {}).items() for name, e in mine.items()
+    ]
+    tests = [[md_cell(compare.describe(c))] for c in summary.get("pairwise") or ()]
     return facts + [
         fact("variants", md_table(["variant", "cases", "pass rate", "mean score", "errors", "latency ms"], rows, "lrrrrr"), "md"),
+        *([fact("evaluators", md_table(["variant", "evaluator", "pass rate", "mean score", "errors"], judged, "llrrr"), "md")] if judged else []),
+        *([fact("pairwise", md_table(["paired comparison"], tests), "md")] if tests else []),
         fact("dataset", f"{dataset['id']}@{dataset['version']}"),
         fact("dataset_sha256", dataset["sha256"]),
         fact("content_sha256", summary["content_sha256"]),
     ]
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def format_evaluators(summary: Mapping[str, Any]) -> str:
+    """Each evaluator per variant, then the paired comparisons (empty: nothing to show)."""
+    lines = []
+    judged = summary.get("evaluators") or {}
+    if judged:
+        lines.append(f"{'variant':<20} {'evaluator':<24} {'cases':>5} {'pass rate':>9} {'mean score':>10} {'errors':>6}")
+        for variant, mine in judged.items():
+            for name, e in mine.items():
+                lines.append(f"{variant:<20} {name:<24} {e['cases']:>5} {_rate(e['pass_rate']):>9} {e['mean_score']:>10.3f} {e['errors']:>6}")
+    tests = summary.get("pairwise") or ()
+    if tests:
+        lines.append("paired comparisons (over the same cases):")
+        lines.extend("  " + compare.describe(c) for c in tests)
+    return "\n".join(lines)
 
 
 def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[VariantSummary]) -> str:
@@ -258,25 +363,32 @@ def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[Vari
 def run_benchmark(
     name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None,
     progress: ProgressLog | None = None, dataset: files.DatasetBody | None = None,
+    evaluators: Mapping[str, Sequence[evals.Evaluator]] | None = None,
 ) -> list[VariantSummary]:
-    """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here).
+    """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here);
+    `evaluators`: what `build_evaluators` returned for it (else built here).
     `progress` gets the cells done of all, failed (raised), pass rate so far, cells/s and ETA."""
     from autobench.cli import load_callable
 
     dataset = dataset if dataset is not None else verified_dataset(spec, base)  # refused before anything runs
+    judged = evaluators if evaluators is not None else build_evaluators(name, spec, dataset, base)
     fn = load_callable(spec.run.python, search=(base,))
     results = results_dir / name / "results.jsonl"
-    asyncio.run(_run_cells(name, spec, dataset, fn, results, progress))
+    asyncio.run(_run_cells(name, spec, dataset, fn, results, progress, judged))
     rows = _read_results(results)
     summaries = summarize(rows, spec, dataset.sha256)
+    matrix = _matrix_rows(rows, spec, dataset.sha256)
     summary = {
         "benchmark": name, "dataset": {"id": dataset.id, "version": dataset.version, "sha256": dataset.sha256},
         "variants": [{**s.__dict__, "pass_rate": s.pass_rate} for s in summaries],
+        "evaluators": compare.evaluator_summary(matrix),
+        "pairwise": compare.pairwise(matrix),
         "content_sha256": content_sha256(rows, spec, dataset.sha256),
     }
     atomic_write_bytes(results_dir / name / "summary.json", (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
     if out is not None:
-        print(format_table(name, dataset, summaries), file=out)
+        extra = format_evaluators(summary)
+        print(format_table(name, dataset, summaries) + ("\n" + extra if extra else ""), file=out)
     return summaries
 
 
@@ -293,8 +405,11 @@ def run_benchmark_file(
         raise BenchmarkError(f"{path}: no benchmark named {', '.join(unknown)} (have {', '.join(document.benchmark)})")
     # verify every dataset first: one tampered dataset refuses the whole run
     datasets = {name: verified_dataset(document.benchmark[name], base) for name in names}
+    # and every benchmark's evaluators: one that cannot run refuses the whole run
+    judged = {name: build_evaluators(name, document.benchmark[name], datasets[name], base) for name in names}
     results_dir = results_dir or base / ".autobench" / "results"
     return {
-        name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress, dataset=datasets[name])
+        name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress, dataset=datasets[name],
+                            evaluators=judged[name])
         for name in names
     }

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import AssetKeyPart
+from autobench.evaluators import EvaluatorSpec
 from autobench.models import Case, CaseGeneratorInput, GenerationCost, GenerationDeterminism, GenerationUsage, ReviewStatus
 
 SCHEMA_VERSION = "0.3.0"
@@ -199,6 +200,8 @@ class BenchmarkSpec(_Doc):
     dataset: BenchmarkDataset
     run: BenchmarkRun
     variants: dict[str, dict[str, JsonValue]] = Field(min_length=1)
+    evaluators: list[EvaluatorSpec] = Field(default_factory=list, description="Evaluators of every case (none: passed = equals expected, or the task's own).")
+    case_evaluators: dict[str, list[EvaluatorSpec]] = Field(default_factory=dict, description="More evaluators for one case id.")
 
 
 class BenchmarkFile(_Doc):

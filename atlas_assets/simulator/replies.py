@@ -310,6 +310,8 @@ def compose_reply(
 ) -> Reply:
     if entry is None and any(role == "system" and JSON_CASES_MARKER in text for role, text in view.turns):
         return _json_cases_reply(profile, view, row_key, attempt)
+    if entry is None and any(role == "system" and JUDGE_MARKER in text for role, text in view.turns):
+        return _judge_reply(view)
     rng = Draws(profile.seed, row_key, "answer")
     answers = _answers(entry, profile.seed) if entry is not None and entry.scorer is not None else None
     if answers is None:
@@ -512,3 +514,34 @@ def _json_cases_reply(profile: SimulatorProfile, view: RequestView, row_key: str
         cases.append({"id": f"sim-{digest}", "input": {"message": message}, "expected": {"route": route}})
     cases.append({"id": f"sim-malformed-{rng.below(1000):03d}", "expected": {"route": "billing"}})
     return Reply(content=json.dumps({"cases": cases}))
+
+
+# --- an LLM judge (Autobench's llm-judge evaluator) -----------------------------------------
+
+JUDGE_MARKER = "[atlas-simulator:judge]"
+"""A system prompt containing this marker asks the simulator for a judge's verdict: it
+answers {"pass", "score", "reason"} with pass when the last user message's <output> block
+equals its <expected> block (as JSON when both parse, else as stripped text), so a
+simulated judge agrees with equals-expected. For tests and demos only; nothing here is a model."""
+
+
+_ABSENT = object()
+
+
+def _tagged(text: str, tag: str) -> Any:
+    start, end = text.rfind(f"<{tag}>\n"), text.rfind(f"\n</{tag}>")
+    if start < 0 or end < start:
+        return _ABSENT
+    inner = text[start + len(tag) + 3 : end]
+    try:
+        return json.loads(inner)
+    except ValueError:
+        return inner.strip()
+
+
+def _judge_reply(view: RequestView) -> Reply:
+    user = next((text for role, text in reversed(view.turns) if role == "user"), "")
+    output, expected = _tagged(user, "output"), _tagged(user, "expected")
+    passed = output is not _ABSENT and output == expected
+    reason = "the output equals the expected answer" if passed else "the output differs from the expected answer"
+    return Reply(content=json.dumps({"pass": passed, "score": 1.0 if passed else 0.0, "reason": f"simulated judge: {reason}"}))
