@@ -95,13 +95,13 @@ def timed_run(work: Workload, engine: Engine, root: Path, run_dir: Path, concurr
     progress = Progress()
     outcome = run_eval(work, engine, run_dir, limit=limit, concurrency=concurrency, datasets_root=root, progress=progress, on_record=on_record)
     elapsed = last[0] - progress.started
-    scores, metrics = outcome.results["scores"], outcome.results["metrics"]
+    scores, metrics = outcome.results.scores, outcome.results.metrics
     return {
         "rows": outcome.sent,
         "seconds": round(elapsed, 3),
         "rps": round(outcome.sent / elapsed, 1),
-        "accuracy": scores["accuracy"],
-        "failed": metrics["requests_failed"],
+        "accuracy": scores.accuracy if scores else None,
+        "failed": metrics.requests_failed,
     }
 
 

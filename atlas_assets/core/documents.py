@@ -1,7 +1,7 @@
 """Read a small typed JSON document (a pydantic model) from a file, with one error shape.
 
-`load_document(path, model, error)` returns the validated model, or raises `error` with a
-message that names the file and the field (``errata.json: errata.1.row: ...``); an
+`load_document(path, model, error)` returns the validated model (`parse_document` the same
+for bytes already read), or raises `error` with a message that names the file and the field (``errata.json: errata.1.row: ...``); an
 unreadable file, invalid UTF-8, malformed or absurdly nested JSON and a value the model
 refuses all end that way, never as a traceback.
 """
@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["describe_validation", "load_document", "render_schema"]
+__all__ = ["describe_validation", "load_document", "parse_document", "render_schema"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -39,11 +39,20 @@ def render_schema(model: type[BaseModel], schema_id: str) -> bytes:
 def load_document(path: str | Path, model: type[M], error: type[Exception]) -> M:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        data = path.read_bytes()
+    except OSError as exc:
+        raise error(f"{path}: not readable JSON: {exc}") from None
+    return parse_document(path, data, model, error)
+
+
+def parse_document(path: str | Path, data: bytes, model: type[M], error: type[Exception]) -> M:
+    """`data` (the bytes of the document `path` names) validated as `model`."""
+    try:
+        loaded = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise error(f"{path}: not readable JSON: {why}") from None
     try:
-        return model.model_validate(data)
+        return model.model_validate(loaded)
     except ValidationError as exc:
-        raise error(describe_validation(path, exc)) from None
+        raise error(describe_validation(Path(path), exc)) from None

@@ -220,17 +220,6 @@ class AppliedErrata:
         by_row = {e.row: e for e in self.entries}
         return {r: by_row[r] for r in row_ids if r in by_row}
 
-    def record(self, row_ids: Sequence[str]) -> dict[str, Any]:
-        """The results.json `errata` block for a run over `row_ids`."""
-        return {
-            "file": self.file,
-            "file_sha256": self.file_sha256,
-            "pinned": list(self.pin.ids) if self.pin else [],
-            "pin_sha256": self.pin.sha256 if self.pin else None,
-            "applied": [e.model_dump(mode="json") for e in self.entries],
-            "excluded_rows": sorted(self.excluded(row_ids)),
-        }
-
 
 def apply_pin(pin: ErrataPin | None, dataset: str, datasets_root: str | Path, where: str) -> AppliedErrata:
     """Resolve a workload's errata pin. `where` names the workload (for messages).

@@ -10,7 +10,10 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from atlas_assets.evals.documents import RunResults
 
 EVAL_DESCRIPTION = """\
 Eval runs: send a workload's rows to an OpenAI-compatible chat-completions engine, score
@@ -211,41 +214,39 @@ def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:,.1f}"
 
 
-def results_table(results: Mapping[str, Any], path: Path | None = None, sha: str | None = None) -> str:
+def results_table(results: RunResults, path: Path | None = None, sha: str | None = None) -> str:
     from atlas_assets.evals.report import group_failures
 
-    m, s = results["metrics"], results["scores"]
-    run = results["run"]
+    m, s, run = results.metrics, results.scores, results.run
     lines = [
-        f"workload    {results['workload']['id']} ({results['workload']['kind']})   dataset {results['dataset']['id']} sha256 {results['dataset']['sha256'][:16]}…",
-        f"engine      {results['engine']['name']} ({results['engine']['kind']})   model {results['model']}",
-        f"rows        {run['rows_done']}/{run['rows_selected']} done ({run.get('resumed_rows', 0)} resumed, {run.get('sent_rows', 0)} sent)"
-        + ("" if results["complete"] else "   INCOMPLETE: run the same command again to resume"),
+        f"workload    {results.workload.id} ({results.workload.kind})   dataset {results.dataset.id} sha256 {results.dataset.sha256[:16]}…",
+        f"engine      {results.engine.name} ({results.engine.kind})   model {results.model}",
+        f"rows        {run.rows_done}/{run.rows_selected} done ({run.resumed_rows} resumed, {run.sent_rows} sent)"
+        + ("" if results.complete else "   INCOMPLETE: run the same command again to resume"),
     ]
     if s is not None:
-        acc = "—" if s["accuracy"] is None else f"{s['accuracy'] * 100:.2f}%"
-        lines.append(f"accuracy    {acc} ({s['correct']}/{s['total']})   failed requests {s['failed']}")
-        if len(s["by_difficulty"]) > 1:
-            parts = [f"{k} {v['accuracy'] * 100:.1f}% ({v['correct']}/{v['total']})" for k, v in s["by_difficulty"].items()]
+        acc = "—" if s.accuracy is None else f"{s.accuracy * 100:.2f}%"
+        lines.append(f"accuracy    {acc} ({s.correct}/{s.total})   failed requests {s.failed}")
+        if len(s.by_difficulty) > 1:
+            parts = [f"{k} {v.accuracy * 100:.1f}% ({v.correct}/{v.total})" for k, v in s.by_difficulty.items()]
             lines.append("            " + "   ".join(parts))
-        for reason, members in group_failures(s["failures"]):
-            lines.append(f"  failed    {len(members):>5}  {reason}: {str(members[0].get('error'))[:100]}")
-        errata = results.get("errata") or {}
-        if errata.get("pinned"):
-            out = [e["id"] for e in s.get("excluded") or []]
-            lines.append(f"errata      {', '.join(errata['pinned'])} applied: {len(out)} row(s) out of scoring"
+        for reason, members in group_failures(s.failures):
+            lines.append(f"  failed    {len(members):>5}  {reason}: {str(members[0].error)[:100]}")
+        if results.errata.pinned:
+            out = [e.id for e in s.excluded]
+            lines.append(f"errata      {', '.join(results.errata.pinned)} applied: {len(out)} row(s) out of scoring"
                          + (f" ({', '.join(out)})" if out else ""))
     else:
-        lines.append(f"requests    {m['requests_completed']} completed, {m['requests_failed']} failed (serve workload: not scored)")
+        lines.append(f"requests    {m.requests_completed} completed, {m.requests_failed} failed (serve workload: not scored)")
     lines.append("")
     lines.append(f"{'latency ms':<12}{'mean':>10}{'p50':>10}{'p90':>10}{'p99':>10}")
-    for name, key in (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms")):
-        stats = m[key]
-        lines.append(f"{name:<12}{_ms(stats['mean']):>10}{_ms(stats['p50']):>10}{_ms(stats['p90']):>10}{_ms(stats['p99']):>10}")
+    for name, stats in (("TTFT", m.ttft_ms), ("TPOT", m.tpot_ms), ("ITL", m.itl_ms), ("E2E", m.e2e_ms)):
+        lines.append(f"{name:<12}{_ms(stats.mean):>10}{_ms(stats.p50):>10}{_ms(stats.p90):>10}{_ms(stats.p99):>10}")
     lines.append("")
-    tokens = f"input {m['input_tokens_total'] if m['input_tokens_total'] is not None else '—'} / output {m['output_tokens_total'] if m['output_tokens_total'] is not None else '—'} tokens (server-reported)"
-    lines.append(f"throughput  {_ms(m['request_throughput'])} req/s   {_ms(m['output_token_throughput'])} output tok/s   {tokens}")
-    for warning in results.get("warnings") or []:
+    count = lambda n: "—" if n is None else n  # noqa: E731
+    tokens = f"input {count(m.input_tokens_total)} / output {count(m.output_tokens_total)} tokens (server-reported)"
+    lines.append(f"throughput  {_ms(m.request_throughput)} req/s   {_ms(m.output_token_throughput)} output tok/s   {tokens}")
+    for warning in results.warnings:
         lines.append(f"WARNING     {warning}")
     if path is not None:
         lines.append(f"results     {path}   sha256 {sha}")
@@ -274,12 +275,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
                            datasets_root=_datasets_root(args.datasets), retry_failed=args.retry_failed,
                            progress=progress, handle_signals=True)
     if args.json:
-        print(json.dumps(outcome.results, indent=2, sort_keys=True))
+        print(json.dumps(outcome.results.model_dump(mode="json"), indent=2, sort_keys=True))
     else:
         print(results_table(outcome.results, run_dir / RESULTS, outcome.sha256))
         print(f"wall time   {time.perf_counter() - started:.1f} s")
     if not outcome.complete:
-        print(f"interrupted: {outcome.results['run']['rows_done']}/{outcome.results['run']['rows_selected']} rows recorded; "
+        print(f"interrupted: {outcome.results.run.rows_done}/{outcome.results.run.rows_selected} rows recorded; "
               "run the same command again to resume", file=sys.stderr)
         return 130
     return 0
@@ -315,7 +316,7 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
     outcome = rescore_run(args.run_dir, _datasets_root(args.datasets), errata_from_workload=args.errata_from_workload,
                           workloads_dir=args.workloads)
     if args.json:
-        print(json.dumps(outcome.results, indent=2, sort_keys=True))
+        print(json.dumps(outcome.results.model_dump(mode="json"), indent=2, sort_keys=True))
     else:
         print(results_table(outcome.results, args.run_dir / RESULTS, outcome.sha256))
     return 0

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.documents import CheckpointRecord, RowScore, RunResults
 from atlas_assets.evals.results import CHECKPOINT, read_checkpoint, read_results
 
 
@@ -58,26 +59,19 @@ class Comparison(BaseModel):
     excluded_rows: list[str] = []  # rows left unpaired because either run's errata took them out
 
 
-def _scored_rows(run_dir: Path, results: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    wanted = set(results["run"]["row_ids"])
+def _scored_rows(run_dir: Path, results: RunResults) -> dict[str, CheckpointRecord]:
+    wanted = set(results.run.row_ids)
     records, _ = read_checkpoint(run_dir / CHECKPOINT)
-    last = {r["id"]: r for r in records if r["id"] in wanted and r.get("score") is not None}
-    return last
+    return {r.id: r for r in records if r.id in wanted and r.score is not None}
 
 
-def errata_of(results: dict[str, Any]) -> tuple[list[str], str | None]:
-    """(erratum ids applied, their pin sha256); a results.json written before errata existed applied none."""
-    block = results.get("errata") or {}
-    return list(block.get("pinned") or []), block.get("pin_sha256")
+def excluded_of(results: RunResults) -> set[str]:
+    return {e.id for e in results.scores.excluded} if results.scores else set()
 
 
-def excluded_of(results: dict[str, Any]) -> set[str]:
-    return {str(e["id"]) for e in ((results.get("scores") or {}).get("excluded") or [])}
-
-
-def _verdict_text(score: dict[str, Any]) -> str | None:
+def _verdict_text(score: RowScore) -> str | None:
     """What the scorer read from the output, else why it judged as it did."""
-    return score.get("extracted") if score.get("extracted") is not None else score.get("detail")
+    return score.extracted if score.extracted is not None else score.detail
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
@@ -91,42 +85,43 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
 def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
     run_a, run_b = Path(run_a), Path(run_b)
     res_a, res_b = read_results(run_a), read_results(run_b)
-    if res_a["dataset"]["sha256"] != res_b["dataset"]["sha256"]:
+    if res_a.dataset.sha256 != res_b.dataset.sha256:
         raise ConfigError(
-            f"the runs saw different dataset bytes ({res_a['dataset']['id']} {res_a['dataset']['sha256'][:12]} vs "
-            f"{res_b['dataset']['id']} {res_b['dataset']['sha256'][:12]}): their accuracies are not comparable"
+            f"the runs saw different dataset bytes ({res_a.dataset.id} {res_a.dataset.sha256[:12]} vs "
+            f"{res_b.dataset.id} {res_b.dataset.sha256[:12]}): their accuracies are not comparable"
         )
-    if res_a["scores"] is None or res_b["scores"] is None:
+    if res_a.scores is None or res_b.scores is None:
         raise ConfigError("compare needs two eval runs (a serve workload has no scores)")
     rows_a, rows_b = _scored_rows(run_a, res_a), _scored_rows(run_b, res_b)
     excluded = excluded_of(res_a) | excluded_of(res_b)
-    paired = [i for i in res_a["run"]["row_ids"] if i in rows_a and i in rows_b and i not in excluded]
+    paired = [i for i in res_a.run.row_ids if i in rows_a and i in rows_b and i not in excluded]
     counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
     diffs = []
     for row_id in paired:
         a, b = rows_a[row_id], rows_b[row_id]
-        key = (bool(a["score"]["correct"]), bool(b["score"]["correct"]))
+        key = (a.score.correct, b.score.correct)
         counts[key] += 1
         if key[0] != key[1]:
             diffs.append(
                 RowDiff(
                     id=row_id, a_correct=key[0], b_correct=key[1],
-                    a_extracted=_verdict_text(a["score"]), b_extracted=_verdict_text(b["score"]),
-                    a_error=a.get("error"), b_error=b.get("error"),
+                    a_extracted=_verdict_text(a.score), b_extracted=_verdict_text(b.score),
+                    a_error=a.error, b_error=b.error,
                 )
             )
-    params = {}
-    for name in ("sampling", "model"):
-        if res_a[name] != res_b[name]:
-            params[name] = [res_a[name], res_b[name]]
-    (ids_a, pin_a), (ids_b, pin_b) = errata_of(res_a), errata_of(res_b)
-    errata_differ = (ids_a, pin_a) != (ids_b, pin_b)
+    params: dict[str, list[Any]] = {}
+    if res_a.sampling != res_b.sampling:
+        params["sampling"] = [res_a.sampling.model_dump(mode="json"), res_b.sampling.model_dump(mode="json")]
+    if res_a.model != res_b.model:
+        params["model"] = [res_a.model, res_b.model]
+    errata_a, errata_b = res_a.errata, res_b.errata
+    errata_differ = (errata_a.pinned, errata_a.pin_sha256) != (errata_b.pinned, errata_b.pin_sha256)
     if errata_differ:
-        params["errata"] = [ids_a, ids_b]
+        params["errata"] = [errata_a.pinned, errata_b.pinned]
     n = len(paired)
     return Comparison(
-        run_a=str(run_a), run_b=str(run_b), workload=res_a["workload"]["id"], dataset_sha256=res_a["dataset"]["sha256"],
-        engine_a=res_a["engine"]["name"], engine_b=res_b["engine"]["name"], model_a=res_a["model"], model_b=res_b["model"],
+        run_a=str(run_a), run_b=str(run_b), workload=res_a.workload.id, dataset_sha256=res_a.dataset.sha256,
+        engine_a=res_a.engine.name, engine_b=res_b.engine.name, model_a=res_a.model, model_b=res_b.model,
         paired=n,
         accuracy_a=(counts[(True, True)] + counts[(True, False)]) / n if n else None,
         accuracy_b=(counts[(True, True)] + counts[(False, True)]) / n if n else None,
@@ -134,6 +129,6 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
         both_wrong=counts[(False, False)],
         mcnemar_p=mcnemar_exact(counts[(True, False)], counts[(False, True)]),
         parameter_differences=params, differences=diffs,
-        errata_a=ids_a, errata_b=ids_b, errata_differ=errata_differ,
-        excluded_rows=sorted(i for i in excluded if i in set(res_a["run"]["row_ids"]) | set(res_b["run"]["row_ids"])),
+        errata_a=errata_a.pinned, errata_b=errata_b.pinned, errata_differ=errata_differ,
+        excluded_rows=sorted(i for i in excluded if i in set(res_a.run.row_ids) | set(res_b.run.row_ids)),
     )

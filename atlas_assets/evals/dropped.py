@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
+from atlas_assets.evals.documents import CheckpointRecord
+
 MIN_IMAGE_TOKENS = 16
 MIN_ROWS = 3
 MOST = 0.8  # share of measured rows that must look dropped
@@ -44,17 +46,17 @@ def _mostly(flags: list[bool]) -> bool:
     return len(flags) >= MIN_ROWS and sum(flags) >= MOST * len(flags)
 
 
-def dropped_input_warnings(bodies: Mapping[str, Mapping[str, Any]], records: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def dropped_input_warnings(bodies: Mapping[str, Mapping[str, Any]], records: Mapping[str, CheckpointRecord]) -> list[str]:
     """`bodies`: row id -> the request body sent; `records`: row id -> its checkpoint record."""
     tools_dropped: list[bool] = []
     images_dropped: list[bool] = []
     any_tool_call = False
     for row_id, body in bodies.items():
         record = records.get(row_id)
-        if record is None or record.get("error") is not None:
+        if record is None or record.error is not None:
             continue
-        any_tool_call = any_tool_call or bool(record.get("tool_calls"))
-        reported = record.get("input_tokens")
+        any_tool_call = any_tool_call or bool(record.tool_calls)
+        reported = record.input_tokens
         if not isinstance(reported, int | float):
             continue
         text, images = _text_tokens(body.get("messages") or [])

@@ -1,6 +1,6 @@
 """The engine x workload matrix: one row per eval run, as a table, Parquet and a PNG chart.
 
-`matrix_rows(cells)` flattens results.json documents into rows; the renderers are pure
+`matrix_rows(cells)` flattens results.json documents (`RunResults`) into rows; the renderers are pure
 functions of those rows (no Dagster import): `matrix_markdown` (workloads down, engines
 across: accuracy for eval workloads, requests/s for serve workloads), `matrix_parquet`
 (every row with its metrics, the long format) and `matrix_png` (the same grid as a
@@ -15,6 +15,8 @@ from typing import Any, Mapping, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw, ImageFont
+
+from atlas_assets.evals.documents import RunResults
 
 COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
     ("engine", pa.string()),
@@ -43,35 +45,35 @@ COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 )
 
 
-def matrix_rows(cells: Sequence[tuple[str, str, Mapping[str, Any], str]]) -> list[dict[str, Any]]:
+def matrix_rows(cells: Sequence[tuple[str, str, RunResults, str]]) -> list[dict[str, Any]]:
     """(engine, workload, results.json, its sha256) -> flat rows, sorted by workload, engine."""
     rows = []
     for engine, workload, res, sha in cells:
-        m, s = res["metrics"], res.get("scores")
+        m, s = res.metrics, res.scores
         rows.append(
             {
                 "engine": engine,
                 "workload": workload,
-                "kind": res["workload"]["kind"],
-                "model": res["model"],
-                "dataset_id": res["dataset"]["id"],
-                "dataset_sha256": res["dataset"]["sha256"],
-                "complete": bool(res["complete"]),
-                "accuracy": s["accuracy"] if s else None,
-                "correct": s["correct"] if s else None,
-                "total": s["total"] if s else None,
-                "requests_total": m["requests_total"],
-                "requests_failed": m["requests_failed"],
-                "input_tokens_total": m["input_tokens_total"],
-                "output_tokens_total": m["output_tokens_total"],
-                "ttft_p50_ms": m["ttft_ms"]["p50"],
-                "ttft_p99_ms": m["ttft_ms"]["p99"],
-                "tpot_p50_ms": m["tpot_ms"]["p50"],
-                "itl_p50_ms": m["itl_ms"]["p50"],
-                "e2e_p50_ms": m["e2e_ms"]["p50"],
-                "e2e_p99_ms": m["e2e_ms"]["p99"],
-                "request_throughput": m["request_throughput"],
-                "output_token_throughput": m["output_token_throughput"],
+                "kind": res.workload.kind,
+                "model": res.model,
+                "dataset_id": res.dataset.id,
+                "dataset_sha256": res.dataset.sha256,
+                "complete": res.complete,
+                "accuracy": s.accuracy if s else None,
+                "correct": s.correct if s else None,
+                "total": s.total if s else None,
+                "requests_total": m.requests_total,
+                "requests_failed": m.requests_failed,
+                "input_tokens_total": m.input_tokens_total,
+                "output_tokens_total": m.output_tokens_total,
+                "ttft_p50_ms": m.ttft_ms.p50,
+                "ttft_p99_ms": m.ttft_ms.p99,
+                "tpot_p50_ms": m.tpot_ms.p50,
+                "itl_p50_ms": m.itl_ms.p50,
+                "e2e_p50_ms": m.e2e_ms.p50,
+                "e2e_p99_ms": m.e2e_ms.p99,
+                "request_throughput": m.request_throughput,
+                "output_token_throughput": m.output_token_throughput,
                 "results_sha256": sha,
             }
         )

@@ -18,12 +18,13 @@ coverage near 0 % and 100 %, where small eval sets often are.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from scipy.stats import binomtest
 
 from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.markdown import cell, table
+from atlas_assets.evals.documents import Breakdown, CheckpointRecord, Metrics, RunResults, Scores
 
 __all__ = ["accuracy_interval", "failures_by_reason", "group_failures", "latency_table", "run_facts", "wilson_interval"]
 
@@ -56,79 +57,89 @@ def _group_order(dimension: str, key: str) -> tuple[int, str]:
     return (_DIFFICULTY_ORDER.get(key, len(_DIFFICULTY_ORDER)) if dimension == "difficulty" else 0, key)
 
 
-def breakdown_table(dimension: str, groups: Mapping[str, Mapping[str, Any]]) -> str:
+def breakdown_table(dimension: str, groups: Mapping[str, Breakdown]) -> str:
     """One row per group of results.json's `scores.by_<dimension>`, with its interval."""
     rows = [
-        [cell(key), f"{g['correct']}/{g['total']}", f"{g['accuracy'] * 100:.1f} %", _bounds(g["correct"], g["total"]), str(g["failed"])]
+        [cell(key), f"{g.correct}/{g.total}", f"{g.accuracy * 100:.1f} %", _bounds(g.correct, g.total), str(g.failed)]
         for key, g in sorted(groups.items(), key=lambda item: _group_order(dimension, item[0]))
     ]
     return table([dimension, "correct/total", "accuracy", "95 % CI (Wilson)", "failed"], rows, "lrrrr")
 
 
-def latency_table(metrics: Mapping[str, Any]) -> str:
+def latency_table(metrics: Metrics) -> str:
     """TTFT, TPOT, ITL and E2E: mean, p50, p90, p99 in milliseconds."""
     rows = []
     for name, key in _LATENCIES:
-        stats = metrics[key]
-        rows.append([name, *("—" if stats[k] is None else f"{stats[k]:.2f}" for k in ("mean", "p50", "p90", "p99"))])
+        stats = getattr(metrics, key)
+        rows.append([name, *("—" if v is None else f"{v:.2f}" for v in (stats.mean, stats.p50, stats.p90, stats.p99))])
     return table(["ms", "mean", "p50", "p90", "p99"], rows, "lrrrr")
 
 
-def _reason(failure: Mapping[str, Any]) -> str:
-    kind, status = failure.get("error_kind") or "error", failure.get("status")
+class FailedRequest(Protocol):
+    """What a failure says of itself (a checkpoint record, results.json's or a run card's failure)."""
+
+    error: str | None
+    error_kind: str | None
+    status: int | None
+
+
+F = TypeVar("F", bound=FailedRequest)
+
+
+def _reason(failure: FailedRequest) -> str:
+    kind, status = failure.error_kind or "error", failure.status
     return f"{kind} (HTTP {status})" if isinstance(status, int) and status >= 400 else kind  # a drop mid-body has 200
 
 
-def group_failures(failures: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
-    """Failed requests ({id, error, error_kind, status?}) by reason (the error class, with the
-    HTTP status the server answered with), the largest group first."""
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+def group_failures(failures: Iterable[F]) -> list[tuple[str, list[F]]]:
+    """Failed requests by reason (the error class, with the HTTP status the server answered
+    with), the largest group first."""
+    groups: dict[str, list[F]] = defaultdict(list)
     for failure in failures:
         groups[_reason(failure)].append(failure)
     return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
 
 
-def failures_by_reason(failures: Iterable[Mapping[str, Any]], id_key: str = "id", shown: int = 5) -> str:
-    """The failures per reason as markdown: count, some of its rows and one message."""
+def failures_by_reason(failures: Iterable[FailedRequest], id_field: str = "id", shown: int = 5) -> str:
+    """The failures per reason as markdown: count, some of its rows (their `id_field`) and one message."""
     rows = []
     for reason, members in group_failures(failures):
-        ids = ", ".join(f"`{cell(m[id_key], 40)}`" for m in members[:shown])
+        ids = ", ".join(f"`{cell(getattr(m, id_field), 40)}`" for m in members[:shown])
         more = f" +{len(members) - shown} more" if len(members) > shown else ""
-        rows.append([cell(reason), str(len(members)), ids + more, cell(members[0].get("error"), 120)])
+        rows.append([cell(reason), str(len(members)), ids + more, cell(members[0].error, 120)])
     return table(["reason", "requests", "rows", "example"], rows, "lrll")
 
 
-def reason_of(record: Mapping[str, Any] | None) -> str:
+def reason_of(record: CheckpointRecord | None) -> str:
     """Why a row is not right: its error, else the scorer's detail, else 'wrong answer'."""
     if record is None:
         return "not run"
-    if record.get("error"):
-        return f"{record.get('error_kind') or 'error'}: {record['error']}"
-    score = record.get("score") or {}
-    if score.get("correct"):
+    if record.error:
+        return f"{record.error_kind or 'error'}: {record.error}"
+    if record.score is not None and record.score.correct:
         return "correct"
-    return str(score.get("detail") or "wrong answer")
+    return str((record.score and record.score.detail) or "wrong answer")
 
 
 def _wrong_rows(
-    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]
+    results: RunResults, records: Mapping[str, CheckpointRecord], rows: Sequence[Mapping[str, Any]]
 ) -> tuple[list[list[str]], int]:
     expected = {str(r["id"]): r.get("answer") for r in rows}
-    excluded = {e["id"] for e in results["scores"]["excluded"]}
+    excluded = {e.id for e in results.scores.excluded} if results.scores else set()
     out, count = [], 0
-    for row_id in results["run"]["row_ids"]:
+    for row_id in results.run.row_ids:
         record = records.get(row_id)
-        score = record.get("score") if record else None
-        if score is None or row_id in excluded or score["correct"]:
+        score = record.score if record else None
+        if score is None or row_id in excluded or score.correct:
             continue
         count += 1
         if len(out) < WRONG_ROWS_SHOWN:
-            out.append([f"`{cell(row_id, 40)}`", cell(expected.get(row_id)), cell(score.get("extracted")), cell(reason_of(record), 120)])
+            out.append([f"`{cell(row_id, 40)}`", cell(expected.get(row_id)), cell(score.extracted), cell(reason_of(record), 120)])
     return out, count
 
 
 def wrong_rows_table(
-    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]
+    results: RunResults, records: Mapping[str, CheckpointRecord], rows: Sequence[Mapping[str, Any]]
 ) -> str | None:
     """The first WRONG_ROWS_SHOWN wrong or failed rows in run order; None when there is none."""
     shown, count = _wrong_rows(results, records, rows)
@@ -138,68 +149,65 @@ def wrong_rows_table(
     return head + table(["row", "expected", "extracted", "reason"], shown)
 
 
-def _score_facts(scores: Mapping[str, Any]) -> list[Fact]:
+def _score_facts(scores: Scores) -> list[Fact]:
     facts = []
-    if scores["accuracy"] is not None:
-        facts.append(fact("accuracy", float(scores["accuracy"])))
+    if scores.accuracy is not None:
+        facts.append(fact("accuracy", scores.accuracy))
     facts += [
-        fact("accuracy_95ci", accuracy_interval(scores["correct"], scores["total"])),
-        fact("correct", scores["correct"]),
-        fact("total", scores["total"]),
+        fact("accuracy_95ci", accuracy_interval(scores.correct, scores.total)),
+        fact("correct", scores.correct),
+        fact("total", scores.total),
     ]
     for dimension in ("difficulty", "category", "scorer"):
-        groups = scores[f"by_{dimension}"]
+        groups = getattr(scores, f"by_{dimension}")
         if groups and (dimension != "scorer" or len(groups) > 1):
             facts.append(fact(f"accuracy_by_{dimension}", breakdown_table(dimension, groups), "md"))
     return facts
 
 
-def _serving_facts(metrics: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> list[Fact]:
-    facts = [fact("requests_failed", metrics["requests_failed"])]
-    failed = [{"id": row_id, **r} for row_id, r in records.items() if r.get("error") is not None]
+def _serving_facts(metrics: Metrics, records: Mapping[str, CheckpointRecord]) -> list[Fact]:
+    facts = [fact("requests_failed", metrics.requests_failed)]
+    failed = [r for r in records.values() if r.error is not None]
     if failed:
         facts.append(fact("failures_by_reason", failures_by_reason(failed), "md"))
-    attempts = [int(r.get("attempts") or 1) for r in records.values()]
+    attempts = [r.attempts or 1 for r in records.values()]
     facts += [
         fact("requests_retried", sum(1 for a in attempts if a > 1)),
         fact("retries", sum(a - 1 for a in attempts)),
-        fact("retry_wait (s)", round(sum(float(r.get("retry_wait_s") or 0.0) for r in records.values()), 3)),
+        fact("retry_wait (s)", round(sum(r.retry_wait_s for r in records.values()), 3)),
     ]
-    for key, name in (
-        ("request_throughput", "request_throughput (req/s)"),
-        ("output_token_throughput", "output_throughput (tok/s)"),
-        ("total_token_throughput", "total_token_throughput (tok/s)"),
+    for value, name in (
+        (metrics.request_throughput, "request_throughput (req/s)"),
+        (metrics.output_token_throughput, "output_throughput (tok/s)"),
+        (metrics.total_token_throughput, "total_token_throughput (tok/s)"),
     ):
-        if metrics[key] is not None:
-            facts.append(fact(name, float(metrics[key])))
+        if value is not None:
+            facts.append(fact(name, value))
     facts.append(fact("latency (ms)", latency_table(metrics), "md"))
     return facts
 
 
-def run_facts(
-    results: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], rows: Sequence[Mapping[str, Any]] = ()
-) -> list[Fact]:
+def run_facts(results: RunResults, records: Mapping[str, CheckpointRecord], rows: Sequence[Mapping[str, Any]] = ()) -> list[Fact]:
     """An eval run's facts in reading order (module docstring). `records`: row id -> its
     checkpoint record; `rows`: the dataset rows, for the expected answers (`—` without)."""
-    facts = _score_facts(results["scores"]) if results["scores"] is not None else []
-    facts += _serving_facts(results["metrics"], records)
-    if results["scores"] is not None:
+    facts = _score_facts(results.scores) if results.scores is not None else []
+    facts += _serving_facts(results.metrics, records)
+    if results.scores is not None:
         wrong = wrong_rows_table(results, records, rows)
         if wrong is not None:
             facts.append(fact("wrong_or_failed_rows", wrong, "md"))
-    run = results["run"]
+    run = results.run
     facts += [
-        fact("model", results["model"]),
-        fact("dataset", f"{results['dataset']['id']} {results['dataset']['sha256']}"),
-        fact("rows", run["rows_selected"]),
-        fact("rows_done", run["rows_done"]),
-        fact("rows_sent", int(run.get("sent_rows") or 0)),
-        fact("rows_resumed", int(run.get("resumed_rows") or 0)),
+        fact("model", results.model),
+        fact("dataset", f"{results.dataset.id} {results.dataset.sha256}"),
+        fact("rows", run.rows_selected),
+        fact("rows_done", run.rows_done),
+        fact("rows_sent", run.sent_rows),
+        fact("rows_resumed", run.resumed_rows),
     ]
-    errata = results.get("errata") or {}
-    if errata.get("pinned"):
-        facts += [fact("errata", ", ".join(errata["pinned"])), fact("errata_excluded_rows", len(errata.get("excluded_rows") or []))]
-    if results.get("warnings"):
-        facts.append(fact("warnings", "\n".join(f"- {cell(w, 300)}" for w in results["warnings"]), "md"))
-    facts.append(fact("content_sha256", results["content_sha256"]))
+    if results.errata.pinned:
+        facts += [fact("errata", ", ".join(results.errata.pinned)), fact("errata_excluded_rows", len(results.errata.excluded_rows))]
+    if results.warnings:
+        facts.append(fact("warnings", "\n".join(f"- {cell(w, 300)}" for w in results.warnings), "md"))
+    facts.append(fact("content_sha256", results.content_sha256))
     return facts

@@ -42,6 +42,7 @@ from atlas_assets.corpus.scorers import SCORERS, ItemScore, score, scorer_name
 from atlas_assets.evals import HARNESS, HARNESS_VERSION, samples
 from atlas_assets.evals.client import Completion
 from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.documents import CheckpointRecord, DatasetBlock, EngineBlock, ErrataBlock, Harness, RunBlock, RunResults
 from atlas_assets.evals.dropped import dropped_input_warnings
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.report import run_facts
@@ -58,7 +59,7 @@ from atlas_assets.evals.results import (
     output_of,
     read_checkpoint,
     read_results,
-    score_dict,
+    row_score,
     valid_records,
     write_checkpoint,
     write_results,
@@ -104,19 +105,19 @@ class CircuitBreaker:
         self.count = 0
         self.tripped: str | None = None
 
-    def see(self, record: Mapping[str, Any]) -> bool:
+    def see(self, record: CheckpointRecord) -> bool:
         """Count one record; True when this record trips the breaker."""
-        if record.get("error") is None:
+        if record.error is None:
             self.cause, self.count = None, 0
             return False
-        status = record.get("status")
-        cause = (record.get("error_kind"), f"{status // 100}xx" if isinstance(status, int) else None)
+        status = record.status
+        cause = (record.error_kind, f"{status // 100}xx" if isinstance(status, int) else None)
         self.count = self.count + 1 if cause == self.cause else 1
         self.cause = cause
         if self.limit and self.count >= self.limit and self.tripped is None:
             status = f" (HTTP {cause[1]})" if cause[1] else ""
             self.tripped = (f"stopped after {self.count} failed requests in a row with one cause: "
-                            f"{cause[0] or 'error'}{status}: {str(record.get('error'))[:200]}; fix the engine and run again to resume")
+                            f"{cause[0] or 'error'}{status}: {record.error[:200]}; fix the engine and run again to resume")
             return True
         return False
 
@@ -136,12 +137,12 @@ class Progress(Counts):
     def accuracy(self) -> float | None:
         return self.correct / self.scored if self.scored else None
 
-    def count(self, record: Mapping[str, Any]) -> None:
+    def count(self, record: CheckpointRecord) -> None:
         self.done += 1
-        self.failed += record.get("error") is not None
-        if record.get("score") is not None and record["id"] not in self.excluded:
+        self.failed += record.error is not None
+        if record.score is not None and record.id not in self.excluded:
             self.scored += 1
-            self.correct += bool(record["score"]["correct"])
+            self.correct += record.score.correct
 
     def score_text(self, final: bool) -> str | None:
         """`accuracy so far 71.2 %` (`accuracy 71.2 %` on the final line)."""
@@ -155,19 +156,22 @@ class RunOutcome:
     selected rows and their records (what `run_facts` reads)."""
 
     run_dir: Path
-    results: dict[str, Any]
+    results: RunResults
     sha256: str
-    complete: bool
     sent: int
     resumed: int
     stale: int
     rows: list[Mapping[str, Any]] = field(default_factory=list)
-    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    records: dict[str, CheckpointRecord] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.results.complete
 
     @property
     def content_sha256(self) -> str:
         """The scored content's sha256 (results.py): the run's data version."""
-        return self.results["content_sha256"]
+        return self.results.content_sha256
 
     def facts(self) -> list[Fact]:
         """What a user reads first about this run (report.run_facts)."""
@@ -200,7 +204,7 @@ def _score(planned: Planned, completion: Completion, workload: Workload) -> Item
     return score(planned.row, output, _dataset_default(workload))
 
 
-def write_report(run_dir: Path, body: Mapping[str, Any], planned: Sequence[Planned], records: Mapping[str, Mapping[str, Any]]) -> Path:
+def write_report(run_dir: Path, body: RunResults, planned: Sequence[Planned], records: Mapping[str, CheckpointRecord]) -> Path:
     """report.html beside results.json: the run's samples as one self-contained page."""
     run = samples.Run(run_dir, body, [samples.Sample(p.id, p.row, p.body, records.get(p.id)) for p in planned])
     return atomic_write_text(run_dir / samples.REPORT, samples.render_html(run))
@@ -231,7 +235,7 @@ async def _execute(
                 else:
                     item = _score(planned, completion, workload)
                 record = make_record(planned.id, planned.fingerprint, completion, item)
-                sink.write(orjson.dumps(record) + b"\n")
+                sink.write(record.line())
                 sink.flush()
                 done[planned.id] = record
                 progress.count(record)
@@ -250,47 +254,42 @@ async def _execute(
 
 def _results_body(
     workload: Workload,
-    engine: Mapping[str, Any],
+    engine: EngineBlock,
     model: str,
     models_answer: Mapping[str, Any] | None,
     spec: registry.DatasetSpec,
     dataset_sha: str,
     planned: Sequence[Planned],
-    records: Mapping[str, Mapping[str, Any]],
+    records: Mapping[str, CheckpointRecord],
     extra: Mapping[str, Any],
     errata: AppliedErrata,
-) -> dict[str, Any]:
+) -> RunResults:
+    """results.json of the run; `extra`: the `run` block's session facts (documents.RunBlock)."""
     rows = [p.row for p in planned]
     row_ids = [p.id for p in planned]
     in_order = [records[p.id] for p in planned if p.id in records]
-    warnings = longctx.undersized_requests(rows, {r["id"]: r.get("input_tokens") for r in in_order})
+    warnings = longctx.undersized_requests(rows, {r.id: r.input_tokens for r in in_order})
     warnings += dropped_input_warnings({p.id: p.body for p in planned}, records)
     if extra.get("circuit_breaker"):
         warnings.insert(0, str(extra["circuit_breaker"]))
-    body = {
-        "harness": {"name": HARNESS, "version": HARNESS_VERSION},
-        "created_at": now_iso(),
-        "complete": len(in_order) == len(planned),
-        "workload": workload.model_dump(mode="json"),
-        "engine": dict(engine),
-        "model": model,
-        "dataset": {"id": spec.id, "sha256": dataset_sha, "kind": spec.kind},
-        "sampling": workload.request.model_dump(mode="json"),
-        "server_models": models_answer,
-        "run": {
-            "rows_selected": len(planned),
-            "rows_done": len(in_order),
-            "row_ids": row_ids,
-            "checkpoint": CHECKPOINT,
-            **extra,
-        },
-        "metrics": compute_metrics(in_order),
-        "scores": compute_scores(rows, records, errata.excluded(row_ids)) if workload.kind == "eval" else None,
-        "errata": errata.record(row_ids),
-        "warnings": warnings,
-    }
-    body["content_sha256"] = content_sha256(body, records)
-    return body
+    draft = RunResults(
+        harness=Harness(name=HARNESS, version=HARNESS_VERSION),
+        created_at=now_iso(),
+        complete=len(in_order) == len(planned),
+        workload=workload,
+        engine=engine,
+        model=model,
+        dataset=DatasetBlock(id=spec.id, sha256=dataset_sha, kind=spec.kind),
+        sampling=workload.request,
+        server_models=models_answer,
+        run=RunBlock(rows_selected=len(planned), rows_done=len(in_order), row_ids=row_ids, checkpoint=CHECKPOINT, **extra),
+        metrics=compute_metrics(in_order),
+        scores=compute_scores(rows, records, errata.excluded(row_ids)) if workload.kind == "eval" else None,
+        errata=ErrataBlock.of(errata, row_ids),
+        warnings=warnings,
+        content_sha256="0" * 64,  # a placeholder: the scored content leaves its own hash out
+    )
+    return draft.model_copy(update={"content_sha256": content_sha256(draft, records)})
 
 
 def run_eval(
@@ -304,7 +303,7 @@ def run_eval(
     retry_failed: bool = False,
     progress: Progress | None = None,
     progress_log: ProgressLog | None = None,
-    on_record: Callable[[Mapping[str, Any]], None] | None = None,
+    on_record: Callable[[CheckpointRecord], None] | None = None,
     stop: threading.Event | None = None,
     handle_signals: bool = False,
 ) -> RunOutcome:
@@ -324,7 +323,7 @@ def run_eval(
     stop = stop or threading.Event()
     label = f"{workload.id} on {engine.name}"
 
-    def observe(record: Mapping[str, Any]) -> None:
+    def observe(record: CheckpointRecord) -> None:
         if on_record is not None:
             on_record(record)
         if progress_log is not None:
@@ -337,7 +336,7 @@ def run_eval(
         expected = {p.id: p.fingerprint for p in planned}
         valid, stale = compact_checkpoint(checkpoint, expected)
         if retry_failed:
-            valid = {k: v for k, v in valid.items() if v.get("error") is None}
+            valid = {k: v for k, v in valid.items() if v.error is None}
         pending = [p for p in planned if p.id not in valid]
         progress.total, progress.resumed = len(planned), len(planned) - len(pending)
         for record in valid.values():
@@ -352,14 +351,13 @@ def run_eval(
     model = connected.model
     extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale,
              "circuit_breaker": breaker.tripped}
-    body = _results_body(
-        workload, connected.record(), model, connected.models_answer, spec, dataset_sha, planned, records, extra, errata
-    )
+    engine_block = EngineBlock.model_validate(connected.record())
+    body = _results_body(workload, engine_block, model, connected.models_answer, spec, dataset_sha, planned, records, extra, errata)
     sha = write_results(run_dir, body)
     write_report(run_dir, body, planned, records)
     if progress_log is not None:
         progress_log.log(label, progress.line(label, final=True), final=True)
-    return RunOutcome(run_dir, body, sha, body["complete"], sent, progress.resumed, stale, [p.row for p in planned], records)
+    return RunOutcome(run_dir, body, sha, sent, progress.resumed, stale, [p.row for p in planned], records)
 
 
 def rescore_run(
@@ -383,7 +381,7 @@ def rescore_run(
     """
     run_dir = Path(run_dir)
     previous = read_results(run_dir)
-    workload = Workload.model_validate(previous["workload"])
+    workload = previous.workload
     errata_from = None
     if errata_from_workload:
         current = resolve_workload(workload.id, workloads_dir)
@@ -397,27 +395,25 @@ def rescore_run(
     spec = dataset_spec(workload, datasets_root)
     dataset_sha = verify_pin(workload, spec)
     errata = verify_errata(workload, datasets_root)
-    if dataset_sha != previous["dataset"]["sha256"]:
-        raise ConfigError(f"{run_dir}: the run saw dataset {previous['dataset']['sha256']}, the corpus now has {dataset_sha}")
+    if dataset_sha != previous.dataset.sha256:
+        raise ConfigError(f"{run_dir}: the run saw dataset {previous.dataset.sha256}, the corpus now has {dataset_sha}")
     by_id = {str(r["id"]): r for r in registry.read_rows(spec)}
-    rows = [by_id[i] for i in previous["run"]["row_ids"] if i in by_id]
-    engine = previous["engine"]
-    planned = plan_requests(rows, spec, workload, previous["model"], engine["identity"], dataset_sha)
+    rows = [by_id[i] for i in previous.run.row_ids if i in by_id]
+    planned = plan_requests(rows, spec, workload, previous.model, previous.engine.identity, dataset_sha)
     expected = {p.id: p.fingerprint for p in planned}
     all_records, _ = read_checkpoint(run_dir / CHECKPOINT)
     records = valid_records(all_records, expected)
     if workload.kind == "eval":
         for p in planned:
             if p.id in records:
-                records[p.id]["score"] = score_dict(score(p.row, output_of(records[p.id]), _dataset_default(workload)))
+                item = score(p.row, output_of(records[p.id]), _dataset_default(workload))
+                records[p.id] = records[p.id].model_copy(update={"score": row_score(item)})
     write_checkpoint(run_dir / CHECKPOINT, kept_records(all_records, expected, records))
-    kept = ("concurrency", "limit", "resumed_rows", "sent_rows", "stale_dropped")
-    extra = {**{k: previous["run"].get(k) for k in kept}, "rescored_at": now_iso()}
-    if errata_from or previous["run"].get("errata_from"):
-        extra["errata_from"] = errata_from or previous["run"]["errata_from"]
+    kept = {"concurrency", "limit", "resumed_rows", "sent_rows", "stale_dropped"}
+    extra = {**previous.run.model_dump(include=kept), "rescored_at": now_iso(), "errata_from": errata_from or previous.run.errata_from}
     body = _results_body(
-        workload, engine, previous["model"], previous["server_models"], spec, dataset_sha, planned, records, extra, errata
+        workload, previous.engine, previous.model, previous.server_models, spec, dataset_sha, planned, records, extra, errata
     )
     sha = write_results(run_dir, body)
     write_report(run_dir, body, planned, records)
-    return RunOutcome(run_dir, body, sha, body["complete"], 0, len(records), 0, rows, records)
+    return RunOutcome(run_dir, body, sha, 0, len(records), 0, rows, records)

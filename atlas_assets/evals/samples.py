@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import orjson
-
 from atlas_assets.corpus import registry
 from atlas_assets.evals.config import ConfigError
+from atlas_assets.evals.documents import CheckpointRecord, RowScore, RunResults
 from atlas_assets.evals.report import reason_of
 from atlas_assets.evals.requests import build_body
-from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
+from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint, read_results
 
 REPORT = "report.html"
 PAGE_TEXT_LIMIT = 6000  # characters of a prompt or output on the page (long-context prompts are ~1 MB)
@@ -31,19 +30,19 @@ class Sample:
     id: str
     row: Mapping[str, Any]
     body: Mapping[str, Any]
-    record: Mapping[str, Any] | None
+    record: CheckpointRecord | None
 
     @property
-    def score(self) -> Mapping[str, Any]:
-        return (self.record or {}).get("score") or {}
+    def score(self) -> RowScore | None:
+        return self.record.score if self.record else None
 
     @property
     def correct(self) -> bool:
-        return bool(self.score.get("correct"))
+        return self.score is not None and self.score.correct
 
     @property
     def failed(self) -> bool:
-        return self.record is None or self.record.get("error") is not None
+        return self.record is None or self.record.error is not None
 
     @property
     def verdict(self) -> str:
@@ -54,8 +53,8 @@ class Sample:
         return self.row.get("answer")
 
     @property
-    def extracted(self) -> Any:
-        return self.score.get("extracted")
+    def extracted(self) -> str | None:
+        return self.score.extracted if self.score else None
 
     @property
     def reason(self) -> str:
@@ -74,56 +73,45 @@ class Sample:
         return "\n\n".join(parts)
 
     def output(self) -> str:
-        record = self.record or {}
-        text = record.get("content") or ""
-        if record.get("tool_calls"):
-            text += ("\n" if text else "") + "tool calls: " + json.dumps(record["tool_calls"], ensure_ascii=False)
+        if self.record is None:
+            return ""
+        text = self.record.content or ""
+        if self.record.tool_calls:
+            text += ("\n" if text else "") + "tool calls: " + json.dumps(self.record.tool_calls, ensure_ascii=False)
         return text
 
     def latencies(self) -> str:
-        record = self.record or {}
-        ttft, e2e = record.get("ttft_s"), record.get("e2e_s")
+        if self.record is None:
+            return "not run"
         fmt = lambda v: "—" if v is None else f"{v * 1000:.0f} ms"  # noqa: E731
-        return f"TTFT {fmt(ttft)} · E2E {fmt(e2e)} · attempts {record.get('attempts', '—')}"
+        return f"TTFT {fmt(self.record.ttft_s)} · E2E {fmt(self.record.e2e_s)} · attempts {self.record.attempts}"
 
 
 @dataclass(frozen=True)
 class Run:
     path: Path
-    results: Mapping[str, Any]
+    results: RunResults
     samples: list[Sample]
 
     @property
     def title(self) -> str:
         r = self.results
-        return f"{r['workload']['id']} on {r['engine']['name']} ({r['model']})"
+        return f"{r.workload.id} on {r.engine.name} ({r.model})"
 
 
 def load_run(run_dir: str | Path, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT) -> Run:
     """A run folder's samples in run order, with prompts rebuilt from the dataset it read."""
-    from atlas_assets.evals.workloads import Workload
-
     path = Path(run_dir)
-    if not (path / RESULTS).is_file():
-        raise ConfigError(f"{path}: no {RESULTS} (not a run folder, or the run never finished a pass)")
-    try:
-        results = orjson.loads((path / RESULTS).read_bytes())
-        dataset_id, row_ids, model = results["dataset"]["id"], list(results["run"]["row_ids"]), results["model"]
-        request = Workload.model_validate(results["workload"]).request
-    except orjson.JSONDecodeError as exc:
-        raise ConfigError(f"{path / RESULTS}: not valid JSON ({exc}); the file is damaged") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ConfigError(f"{path / RESULTS}: not an eval run's results.json ({type(exc).__name__}: {exc})") from None
-    spec = {s.id: s for s in registry.discover(datasets_root)}.get(dataset_id)
+    results = read_results(path)
+    spec = {s.id: s for s in registry.discover(datasets_root)}.get(results.dataset.id)
     if spec is None:
-        raise ConfigError(f"{path / RESULTS}: dataset.id: {dataset_id!r} is not in {datasets_root}")
+        raise ConfigError(f"{path / RESULTS}: dataset.id: {results.dataset.id!r} is not in {datasets_root}")
     rows = {str(r["id"]): r for r in registry.read_rows(spec)}
-    records: dict[str, Mapping[str, Any]] = {}
-    for record in read_checkpoint(path / CHECKPOINT)[0]:
-        records[str(record["id"])] = record  # the last record of a row wins, as in the run
+    records = {r.id: r for r in read_checkpoint(path / CHECKPOINT)[0]}  # the last record of a row wins, as in the run
+    request, model = results.workload.request, results.model
     samples = [
         Sample(row_id, rows[row_id], build_body(rows[row_id], spec, request, model), records.get(row_id))
-        for row_id in row_ids
+        for row_id in results.run.row_ids
         if row_id in rows
     ]
     return Run(path, results, samples)
@@ -142,7 +130,7 @@ def select(samples: Iterable[Sample], *, wrong: bool = False, failed: bool = Fal
 
 def differing(run: Run, other: Run) -> list[tuple[Sample, Sample]]:
     """Rows of both runs whose verdicts differ; refused for runs of different dataset bytes."""
-    if run.results["dataset"]["sha256"] != other.results["dataset"]["sha256"]:
+    if run.results.dataset.sha256 != other.results.dataset.sha256:
         raise ConfigError(f"{other.path}: dataset.sha256 differs from {run.path}'s: the runs read different bytes")
     theirs = {s.id: s for s in other.samples}
     return [(s, theirs[s.id]) for s in run.samples if s.id in theirs and s.verdict != theirs[s.id].verdict]
@@ -184,7 +172,6 @@ def _clip(text: str, limit: int = PAGE_TEXT_LIMIT) -> str:
 def render_html(run: Run, other: Run | None = None) -> str:
     """The self-contained report page (no external asset; the filter is a few lines of JS)."""
     e = html.escape
-    scores = run.results.get("scores") or {}
     counts = {v: sum(s.verdict == v for s in run.samples) for v in ("right", "wrong", "failed")}
     rows = []
     for s in run.samples:
@@ -208,10 +195,10 @@ def render_html(run: Run, other: Run | None = None) -> str:
         )
         versus = (f"<h2>Against {e(other.title)}: {len(pairs)} rows differ</h2><table><thead><tr><th>row</th><th>this run</th>"
                   f"<th>other run</th><th>expected</th></tr></thead><tbody>{items}</tbody></table>")
-    accuracy = scores.get("accuracy")
+    accuracy = run.results.scores.accuracy if run.results.scores else None
     summary = (f"<p>accuracy <b>{'—' if accuracy is None else f'{accuracy * 100:.1f} %'}</b> · "
                f"{counts['right']} right · {counts['wrong']} wrong · {counts['failed']} failed · "
-               f"dataset {e(run.results['dataset']['id'])} <code>{e(run.results['dataset']['sha256'][:16])}…</code></p>")
+               f"dataset {e(run.results.dataset.id)} <code>{e(run.results.dataset.sha256[:16])}…</code></p>")
     buttons = "".join(f"<button onclick=\"show('{v}')\">{v}</button>" for v in ("all", "right", "wrong", "failed"))
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(run.title)}</title><style>{_STYLE}</style>"
             f"<script>{_SCRIPT}</script></head><body><h1>{e(run.title)}</h1>{summary}{versus}"

@@ -152,13 +152,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     card = outcome.card
     if args.json:
-        sys.stdout.write(orjson.dumps(card, option=orjson.OPT_INDENT_2).decode() + "\n")
+        sys.stdout.write(card.json_bytes(orjson.OPT_INDENT_2).decode() + "\n")
     else:
-        print(f"{card['dataset']['id']} v{card['dataset']['version']} × {card['engine']['name']} ({card['model']}): "
-              f"{card['run']['segments_done']}/{card['dataset']['segments']} segments, sent {outcome.sent}, resumed {outcome.resumed}, failed {card['run']['failed']}")  # fmt: skip
+        print(f"{card.dataset.id} v{card.dataset.version} × {card.engine.name} ({card.model}): "
+              f"{card.run.segments_done}/{card.dataset.segments} segments, sent {outcome.sent}, resumed {outcome.resumed}, failed {card.run.failed}")  # fmt: skip
         for name in ("chrf++", "chrf", "bleu"):
-            if name in card["scores"]:
-                print(f"  {card['scores'][name]['text']}")
+            if name in card.scores:
+                print(f"  {card.scores[name].text}")
         print(f"run card: {out / 'run_card.json'} (sha256 {outcome.sha256})")
         if not outcome.complete:
             print("incomplete: run the same command again to resume", file=sys.stderr)

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
+from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.scoring import bleu_tokenizer, reference_streams
 
 __all__ = ["CompareRefused", "compare_cards", "render"]
@@ -27,22 +28,22 @@ class CompareRefused(ValueError):
     pass
 
 
-def _segments(card: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+def _segments(card: RunCard) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
-    for row in card["outputs"]:
-        seg = out.setdefault(row["segment"], {"output": row["output"], "references": []})
-        seg["references"].append(row["reference"])
+    for row in card.outputs:
+        seg = out.setdefault(row.segment, {"output": row.output, "references": []})
+        seg["references"].append(row.reference)
     return out
 
 
-def compare_cards(a: Mapping[str, Any], b: Mapping[str, Any], *, n_samples: int = 1000, alpha: float = 0.05) -> dict[str, Any]:
-    da, db = a["dataset"], b["dataset"]
-    for key in ("id", "version", "sha256"):
-        if da.get(key) != db.get(key):
-            raise CompareRefused(
-                f"refusing to compare: dataset {key} differs (A: {da.get('id')} v{da.get('version')} sha256 {str(da.get('sha256'))[:12]}, "
-                f"B: {db.get('id')} v{db.get('version')} sha256 {str(db.get('sha256'))[:12]}); scores on different references are not comparable"
-            )
+def compare_cards(a: RunCard, b: RunCard, *, n_samples: int = 1000, alpha: float = 0.05) -> dict[str, Any]:
+    da, db = a.dataset, b.dataset
+    if (da.id, da.version, da.sha256) != (db.id, db.version, db.sha256):
+        differs = next(key for key in ("id", "version", "sha256") if getattr(da, key) != getattr(db, key))
+        raise CompareRefused(
+            f"refusing to compare: dataset {differs} differs (A: {da.id} v{da.version} sha256 {da.sha256[:12]}, "
+            f"B: {db.id} v{db.version} sha256 {db.sha256[:12]}); scores on different references are not comparable"
+        )
     sa, sb = _segments(a), _segments(b)
     if set(sa) != set(sb):
         raise CompareRefused(f"refusing to compare: the cards cover different segments (A {len(sa)}, B {len(sb)}; only A: {len(set(sa) - set(sb))}, only B: {len(set(sb) - set(sa))})")
@@ -50,7 +51,7 @@ def compare_cards(a: Mapping[str, Any], b: Mapping[str, Any], *, n_samples: int 
         raise CompareRefused("refusing to compare: the cards have no outputs")
     order = sorted(sa)
     streams = reference_streams([sa[s]["references"] for s in order])
-    metrics = {"chrf++": CHRF(word_order=2), "bleu": BLEU(tokenize=bleu_tokenizer(da.get("target_language", "")))}
+    metrics = {"chrf++": CHRF(word_order=2), "bleu": BLEU(tokenize=bleu_tokenizer(da.target_language))}
     test = PairedTest(
         [("A", [sa[s]["output"] for s in order]), ("B", [sb[s]["output"] for s in order])],
         metrics, streams, test_type="bs", n_samples=n_samples,
@@ -70,17 +71,15 @@ def compare_cards(a: Mapping[str, Any], b: Mapping[str, Any], *, n_samples: int 
             "signature": str(signature),
         }
     notes = []
-    for key, label in (("template", "prompt template"), ("params", "parameters"), ("model", "model")):
-        va, vb = a.get(key), b.get(key)
-        if key == "template":
-            va, vb = (va or {}).get("sha256"), (vb or {}).get("sha256")
+    for label, va, vb in (("prompt template", a.template.sha256, b.template.sha256), ("parameters", a.params, b.params),
+                          ("model", a.model, b.model)):
         if va != vb:
             notes.append(f"{label} differs: A {va!r}, B {vb!r}")
     return {
-        "dataset": {k: da.get(k) for k in ("id", "version", "sha256")},
+        "dataset": {"id": da.id, "version": da.version, "sha256": da.sha256},
         "segments": len(order),
-        "a": {"engine": a["engine"].get("name"), "model": a.get("model")},
-        "b": {"engine": b["engine"].get("name"), "model": b.get("model")},
+        "a": {"engine": a.engine.name, "model": a.model},
+        "b": {"engine": b.engine.name, "model": b.model},
         "test": {"type": "paired bootstrap resampling (sacreBLEU)", "n_samples": n_samples, "alpha": alpha},
         "metrics": out_metrics,
         "notes": notes,

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from atlas_assets.core.hashing import canonical_json, sha256_bytes
 from atlas_assets.core.markdown import cell, table
+from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.report import METRICS
 
 __all__ = ["Leaderboard", "leaderboard"]
@@ -41,17 +42,16 @@ class Leaderboard:
         return sum(len(rows) for rows in self.payload.values())
 
 
-def _row(card: Mapping[str, Any]) -> dict[str, Any]:
-    scores = card["scores"]
+def _row(card: RunCard) -> dict[str, Any]:
     return {
-        "engine": card["engine"]["name"],
-        "model": card["model"],
-        "dataset_version": card["dataset"]["version"],
-        "dataset_sha256": card["dataset"]["sha256"],
-        "complete": bool(card["complete"]),
-        "segments": card["run"]["segments_done"],
-        "segments_in_corpus": card["dataset"]["segments"],
-        "scores": {key: {"score": scores[key]["score"], "signature": scores[key]["signature"]} for key, _ in METRICS if key in scores},
+        "engine": card.engine.name,
+        "model": card.model,
+        "dataset_version": card.dataset.version,
+        "dataset_sha256": card.dataset.sha256,
+        "complete": card.complete,
+        "segments": card.run.segments_done,
+        "segments_in_corpus": card.dataset.segments,
+        "scores": {key: {"score": card.scores[key].score, "signature": card.scores[key].signature} for key, _ in METRICS if key in card.scores},
     }
 
 
@@ -96,11 +96,11 @@ def _corpus_markdown(corpus_id: str, rows: list[dict[str, Any]]) -> str:
     return "\n".join([f"### {cell(corpus_id)}", "", table(header, body, "rllrrrrl"), "", *_signatures(rows)])
 
 
-def leaderboard(cards: Iterable[Mapping[str, Any]]) -> Leaderboard:
+def leaderboard(cards: Iterable[RunCard]) -> Leaderboard:
     """Rank run cards per corpus (module docstring)."""
     by_corpus: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for card in cards:
-        by_corpus[card["dataset"]["id"]].append(_row(card))
+        by_corpus[card.dataset.id].append(_row(card))
     payload = {corpus_id: _ranked(rows) for corpus_id, rows in sorted(by_corpus.items())}
     markdown = "\n\n".join(_corpus_markdown(c, rows) for c, rows in payload.items()) or "no run cards yet"
     return Leaderboard(markdown, payload)

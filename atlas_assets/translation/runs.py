@@ -34,14 +34,17 @@ from typing import Any, Callable, ClassVar, Mapping
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.documents import parse_document
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.client import Completion
+from atlas_assets.evals.documents import CheckpointRecord, EngineBlock, Harness
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
 from atlas_assets.evals.send import Connected, Needs, run_session, send_all
 from atlas_assets.translation import prompt
+from atlas_assets.translation.card import LEGACY_FORMAT, CardDataset, CardFailure, CardOutput, CardRun, RunCard, Template
 from atlas_assets.translation.schema import LoadedCorpus, load_corpus
 from atlas_assets.translation.scoring import (
     PRIMARY,
@@ -68,8 +71,8 @@ __all__ = [
 CARD = "run_card.json"
 CARD_SHA = "run_card.json.sha256"
 CHECKPOINT = "checkpoint.jsonl"
-CARD_FORMAT = "atlas-translation-run-card/1"
 DEFAULT_PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": 512}
+_ENTRY_FIELDS = {"id", "variant_class", "difficulty", "register", "context", "source", "reference"}  # of a card's output
 
 
 @dataclass
@@ -100,7 +103,7 @@ class PlannedSegment:
 @dataclass
 class TranslationOutcome:
     run_dir: Path
-    card: dict[str, Any]
+    card: RunCard
     sha256: str
     sent: int
     resumed: int
@@ -108,12 +111,12 @@ class TranslationOutcome:
 
     @property
     def complete(self) -> bool:
-        return bool(self.card["complete"])
+        return self.card.complete
 
     @property
     def content_sha256(self) -> str:
         """The card's scored content sha256: the run's data version."""
-        return self.card["content_sha256"]
+        return self.card.content_sha256
 
 
 def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,20 +124,21 @@ def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping
     return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}
 
 
-def hypothesis(record: Mapping[str, Any]) -> str:
+def hypothesis(record: CheckpointRecord) -> str:
     """The translation a record holds: the cleaned reply, or "" for a failed request."""
-    return prompt.clean_output(record.get("content")) if record.get("error") is None else ""
+    return prompt.clean_output(record.content) if record.error is None else ""
 
 
 def card_from_records(
     loaded: LoadedCorpus,
-    engine: Mapping[str, Any],
+    engine: EngineBlock,
     model: str,
     params: Mapping[str, Any],
-    records: Mapping[str, Mapping[str, Any]],
+    records: Mapping[str, CheckpointRecord],
     run: Mapping[str, Any],
-) -> dict[str, Any]:
-    """The run card of the segments that have a record (outputs, scores, breakdowns)."""
+) -> RunCard:
+    """The run card of the segments that have a record (outputs, scores, breakdowns).
+    `records`: those of the selected segments; `run`: the session's facts (CardRun)."""
     block = loaded.corpus.dataset
     segs = segments(loaded.corpus)
     done = [s for s in segs if str(s.id) in records]
@@ -145,92 +149,93 @@ def card_from_records(
     failures = []
     for seg in done:
         record = records[str(seg.id)]
-        if record.get("error") is not None:
-            failures.append({"segment": seg.id, "error": record["error"], "error_kind": record.get("error_kind")})
+        if record.error is not None:
+            failures.append(CardFailure(segment=seg.id, error=record.error, error_kind=record.error_kind, status=record.status))
         sentence = sentence_chrfpp(hyps[seg.id], seg.references)
         for entry_id in seg.entry_ids:
             entry = entry_of[entry_id]
             outputs.append(
-                {
-                    "id": entry_id,
-                    "segment": seg.id,
-                    "variant_class": entry.variant_class,
-                    "difficulty": entry.difficulty,
-                    "register": entry.register,
-                    "context": entry.context,
-                    "source": entry.source,
-                    "reference": entry.reference,
-                    "output": hyps[seg.id],
-                    "error": record.get("error"),
-                    "chrf++": sentence,  # sentence-level, against every reference of the segment
-                }
+                CardOutput(
+                    **entry.model_dump(include=_ENTRY_FIELDS),
+                    segment=seg.id,
+                    output=hyps[seg.id],
+                    error=record.error,
+                    chrfpp=sentence,  # sentence-level, against every reference of the segment
+                )
             )
-    return {
-        "format": CARD_FORMAT,
-        "harness": {"name": HARNESS, "version": HARNESS_VERSION},
-        "created_at": now_iso(),
-        "complete": len(done) == len(segs),
-        "dataset": {
-            "id": block.id,
-            "version": block.version,
-            "sha256": loaded.sha256,
-            "language_pair": block.language_pair,
-            "source_language": block.source_language,
-            "target_language": block.target_language,
-            "entries": len(loaded.corpus.entries),
-            "segments": len(segs),
-            "path": str(loaded.path),
-        },
-        "engine": dict(engine),
-        "model": model,
-        "template": prompt.template_info(),
-        "params": dict(params),
-        "run": dict(run, segments_done=len(done), failed=len(failures)),
-        "primary_metric": PRIMARY,
-        "scores": scores,
-        "breakdowns": breakdowns(done, hyps, block.target_language) if done else {},
-        "failures": failures,
-        "outputs": outputs,
-    }
+    draft = RunCard(
+        harness=Harness(name=HARNESS, version=HARNESS_VERSION),
+        created_at=now_iso(),
+        complete=len(done) == run["segments_selected"],
+        dataset=CardDataset(
+            id=block.id,
+            version=block.version,
+            sha256=loaded.sha256,
+            language_pair=block.language_pair,
+            source_language=block.source_language,
+            target_language=block.target_language,
+            entries=len(loaded.corpus.entries),
+            segments=len(segs),
+            path=str(loaded.path),
+        ),
+        engine=engine,
+        model=model,
+        template=Template.model_validate(prompt.template_info()),
+        params=dict(params),
+        run=CardRun(**run, segments_done=len(done), failed=len(failures),
+                    partial_selection=run["segments_selected"] < len(segs) if run["limit"] else None),
+        primary_metric=PRIMARY,
+        scores=scores,
+        breakdowns=breakdowns(done, hyps, block.target_language) if done else {},
+        failures=failures,
+        outputs=outputs,
+        content_sha256="0" * 64,  # a placeholder: the scored content leaves its own hash out
+    )
+    return draft.model_copy(update={"content_sha256": sha256_json(card_content(draft))})
 
 
-def card_content(card: Mapping[str, Any]) -> dict[str, Any]:
+def card_content(card: RunCard) -> dict[str, Any]:
     """What a run card's scores and outputs depend on (module docstring)."""
+    doc = card.model_dump(mode="json")
     return {
-        "format": card["format"],
-        "complete": card["complete"],
-        "dataset": {k: v for k, v in card["dataset"].items() if k != "path"},
-        "model": card["model"],
-        "template": card["template"],
-        "params": card["params"],
-        "primary_metric": card["primary_metric"],
-        "scores": card["scores"],
-        "breakdowns": card["breakdowns"],
-        "failures": [{"segment": f["segment"], "error_kind": f.get("error_kind")} for f in card["failures"]],
-        "outputs": [{k: v for k, v in o.items() if k != "error"} for o in card["outputs"]],
+        "format": f"{LEGACY_FORMAT}{card.format_version}",  # named so since before format_version: content_sha256 values stay
+        "complete": doc["complete"],
+        "dataset": {k: v for k, v in doc["dataset"].items() if k != "path"},
+        "model": doc["model"],
+        "template": doc["template"],
+        "params": doc["params"],
+        "primary_metric": doc["primary_metric"],
+        "scores": doc["scores"],
+        "breakdowns": doc["breakdowns"],
+        "failures": [{"segment": f["segment"], "error_kind": f["error_kind"]} for f in doc["failures"]],
+        "outputs": [{k: v for k, v in o.items() if k != "error"} for o in doc["outputs"]],
     }
 
 
-def write_card(run_dir: Path, card: Mapping[str, Any]) -> str:
-    data = orjson.dumps(card, option=orjson.OPT_INDENT_2) + b"\n"
+def write_card(run_dir: Path, card: RunCard) -> str:
+    data = card.json_bytes(orjson.OPT_INDENT_2) + b"\n"
     sha = sha256_bytes(data)
     atomic_write_bytes(run_dir / CARD, data)
     atomic_write_bytes(run_dir / CARD_SHA, f"{sha}  {CARD}\n".encode())
     return sha
 
 
-def read_card(path: str | Path) -> dict[str, Any]:
-    """A run card from its file (or its run folder); refuses one whose .sha256 disagrees."""
+def read_card(path: str | Path) -> RunCard:
+    """A run card from its file (or its run folder); ValueError naming the file when its
+    .sha256 disagrees (the card was modified) or it is not a valid card (and which field)."""
     path = Path(path)
     if path.is_dir():
         path = path / CARD
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path}: not readable: {exc}") from None
     sha_file = path.with_name(path.name + ".sha256")
     if sha_file.is_file():
         recorded = sha_file.read_text().split()[0]
         if recorded != sha256_bytes(data):
             raise ValueError(f"{path}: its sha256 does not match {sha_file.name} (the card was modified)")
-    return orjson.loads(data)
+    return parse_document(path, data, RunCard, ValueError)
 
 
 def run_translation(
@@ -243,7 +248,7 @@ def run_translation(
     concurrency: int | None = None,
     progress: Progress | None = None,
     progress_log: ProgressLog | None = None,
-    on_record: Callable[[Mapping[str, Any]], None] | None = None,
+    on_record: Callable[[CheckpointRecord], None] | None = None,
     stop: threading.Event | None = None,
     handle_signals: bool = False,
 ) -> TranslationOutcome:
@@ -263,7 +268,7 @@ def run_translation(
     checkpoint = run_dir / CHECKPOINT
     label = f"{loaded.id} on {engine.name}"
 
-    def chrfpp_so_far(records: Mapping[str, Mapping[str, Any]]) -> str | None:
+    def chrfpp_so_far(records: Mapping[str, CheckpointRecord]) -> str | None:
         done = [s for s in segs if str(s.id) in records]
         score = corpus_chrfpp([hypothesis(records[str(s.id)]) for s in done], [s.references for s in done])
         return None if score is None else f"chrF++ so far {score:.1f}"
@@ -275,7 +280,7 @@ def run_translation(
             fp = sha256_json({"body": body, "engine": connected.engine.identity(), "dataset_sha256": loaded.sha256})
             planned.append(PlannedSegment(seg, orjson.dumps(body), fp))
         valid, stale = compact_checkpoint(checkpoint, {p.id: p.fingerprint for p in planned})
-        valid = {k: v for k, v in valid.items() if v.get("error") is None}
+        valid = {k: v for k, v in valid.items() if v.error is None}
         pending = [p for p in planned if p.id not in valid]
         progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
         progress.start()
@@ -286,11 +291,11 @@ def run_translation(
 
             async def finish(planned_segment: PlannedSegment, completion: Completion) -> None:
                 record = make_record(planned_segment.id, planned_segment.fingerprint, completion, None)
-                sink.write(orjson.dumps(record) + b"\n")
+                sink.write(record.line())
                 sink.flush()
                 fresh[planned_segment.id] = record
                 progress.done += 1
-                progress.failed += record["error"] is not None
+                progress.failed += record.error is not None
                 if on_record is not None:
                     on_record(record)
                 if progress_log is not None:
@@ -301,18 +306,13 @@ def run_translation(
         return connected, {**valid, **fresh}, stale, len(fresh)
 
     connected, records, stale, sent = run_session(engine, Needs(translation_corpora=(loaded.path,)), in_flight, session)
-    model, info = connected.model, connected.record()
     selected = {str(s.id) for s in segs}
     records = {k: v for k, v in records.items() if k in selected}
     run = {"limit": limit, "concurrency": in_flight, "segments_selected": len(segs), "sent": sent, "resumed": progress.resumed, "stale_dropped": stale, "checkpoint": CHECKPOINT}
-    card = card_from_records(loaded, info, model, params, records, run)
-    if limit:
-        card["complete"] = card["complete"] or len(records) == len(segs)
-        card["run"]["partial_selection"] = len(segs) < card["dataset"]["segments"]
-    card["content_sha256"] = sha256_json(card_content(card))
+    card = card_from_records(loaded, EngineBlock.model_validate(connected.record()), connected.model, params, records, run)
     sha = write_card(run_dir, card)
     if progress_log is not None:
-        final = card["scores"].get(PRIMARY)
-        score = None if final is None else f"chrF++ {final['score']:.1f}"
+        final = card.scores.get(PRIMARY)
+        score = None if final is None else f"chrF++ {final.score:.1f}"
         progress_log.log(label, progress.line(label, final=True, score=score), final=True)
     return TranslationOutcome(run_dir, card, sha, sent, progress.resumed, stale)

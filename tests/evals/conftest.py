@@ -15,6 +15,20 @@ import pytest
 import yaml
 
 from atlas_assets.corpus import registry
+from atlas_assets.evals.documents import (
+    CheckpointRecord,
+    DatasetBlock,
+    EngineBlock,
+    ErrataBlock,
+    Excluded,
+    Failure,
+    LatencyStats,
+    Metrics,
+    RunBlock,
+    RunResults,
+    Scores,
+)
+from atlas_assets.evals.workloads import Workload
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,3 +103,31 @@ def eval_run_resources(tmp_path: Path, workloads_dir: Path) -> dict[str, Any]:
         "corpus": CorpusResource(),
         "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
     }
+
+
+def checkpoint_record(row_id: str = "r0", **fields: Any) -> CheckpointRecord:
+    """A valid checkpoint record: a successful, unscored request, with `fields` in place."""
+    base: dict[str, Any] = dict(
+        id=row_id, fingerprint="f" * 64, content=None, reasoning_content=None, tool_calls=[], finish_reason="stop", usage=None,
+        input_tokens=None, output_tokens=None, reasoning_tokens=None, ttft_s=None, itl_s=[], e2e_s=None, started_at=0.0,
+        ended_at=0.0, attempts=1, retry_wait_s=0.0, status=200, error=None, error_kind=None, score=None,
+    )
+    return CheckpointRecord(**{**base, **fields})
+
+
+def partial_results(row_ids: Iterable[str] = (), *, failures: Iterable[Failure] = (), excluded: Iterable[Excluded] = ()) -> RunResults:
+    """results.json with just the blocks the renderers read (built without validation: the
+    rest of the document is left out), for tests of what a reader shows."""
+    row_ids, failures = list(row_ids), list(failures)
+    stats = LatencyStats(mean=None, p50=None, p90=None, p99=None)
+    return RunResults.model_construct(
+        workload=Workload.model_construct(id="w", kind="eval"), engine=EngineBlock(name="e", kind="openai", base_url="", identity={}),
+        model="m", complete=True, dataset=DatasetBlock(id="d", sha256="a" * 64, kind="eval"), content_sha256="c" * 64, warnings=[],
+        errata=ErrataBlock(file="errata.json", file_sha256=None, pinned=[], pin_sha256=None, applied=[], excluded_rows=[]),
+        run=RunBlock.model_construct(row_ids=row_ids, rows_selected=len(row_ids), rows_done=len(row_ids), sent_rows=0, resumed_rows=0),
+        metrics=Metrics.model_construct(requests_completed=0, requests_failed=len(failures), input_tokens_total=None,
+                                        output_tokens_total=None, request_throughput=None, output_token_throughput=None,
+                                        total_token_throughput=None, ttft_ms=stats, tpot_ms=stats, itl_ms=stats, e2e_ms=stats),
+        scores=Scores.model_construct(accuracy=0.0, correct=0, total=len(row_ids), failed=len(failures), failures=failures,
+                                      excluded=list(excluded), by_difficulty={}, by_category={}, by_scorer={}),
+    )

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.evals.cli import ProgressBar
+from atlas_assets.evals.documents import Failure
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
 from atlas_assets.evals.runner import Progress
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
 
-from .conftest import REPO, prompt_rows, write_dataset, write_workload
+from .conftest import REPO, partial_results, prompt_rows, write_dataset, write_workload
 
 ROWS = 10_000  # the figure: a 10,000-row run killed halfway
 CONCURRENCY = 64
@@ -89,7 +90,7 @@ def test_sigkill_loses_at_most_the_requests_in_flight(serve_setup):
     proc.kill()
     proc.communicate(timeout=30)
     recorded, _ = read_checkpoint(out / CHECKPOINT)
-    recorded_ids = {r["id"] for r in recorded}
+    recorded_ids = {r.id for r in recorded}
     resumed = _atlas(*_run_args(sim, workload, root, out))
     assert resumed.returncode == 0, resumed.stderr
     by_row = Counter(entry.row_id for entry in sim.request_log())
@@ -139,7 +140,7 @@ def test_errors_name_the_file_and_field_and_exit_1(tmp_path, capsys):
     code, _, err = _main(capsys, "eval", "run", "--workload", "x", "--engine", "y", "--limit", "0")
     assert code == 2 and "must be at least 1" in err
     code, _, err = _main(capsys, "eval", "rescore", str(tmp_path))
-    assert code == 1 and "results.json not found" in err and "an eval run folder?" in err
+    assert code == 1 and f"{tmp_path / 'results.json'}: no results.json (not a run folder" in err
 
 
 def test_help_teaches(capsys):
@@ -208,17 +209,11 @@ def test_write_missing_never_overwrites_a_workload_file_that_has_problems(tmp_pa
 def test_the_run_table_groups_failed_requests_by_reason():
     from atlas_assets.evals.cli import results_table
 
-    results = {
-        "workload": {"id": "w", "kind": "eval"}, "dataset": {"id": "d", "sha256": "a" * 64},
-        "engine": {"name": "e", "kind": "openai"}, "model": "m", "complete": True,
-        "run": {"rows_done": 3, "rows_selected": 3},
-        "scores": {"accuracy": 0.0, "correct": 0, "total": 3, "failed": 3, "by_difficulty": {},
-                   "failures": [{"id": "a", "error": "HTTP 400: context", "error_kind": "http_4xx", "status": 400},
-                                {"id": "b", "error": "HTTP 400: context", "error_kind": "http_4xx", "status": 400},
-                                {"id": "c", "error": "connection reset", "error_kind": "connection", "status": None}]},
-        "metrics": {k: {"mean": None, "p50": None, "p90": None, "p99": None} for k in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms")}
-        | {"input_tokens_total": None, "output_tokens_total": None, "request_throughput": None, "output_token_throughput": None},
-    }
+    results = partial_results("abc", failures=[
+        Failure(id="a", error="HTTP 400: context", error_kind="http_4xx", status=400),
+        Failure(id="b", error="HTTP 400: context", error_kind="http_4xx", status=400),
+        Failure(id="c", error="connection reset", error_kind="connection", status=None),
+    ])
     lines = results_table(results).splitlines()
     failed = [line for line in lines if line.startswith("  failed")]
     assert failed[0].split()[1:4] == ["2", "http_4xx", "(HTTP"] and "connection" in failed[1] and len(failed) == 2

@@ -58,11 +58,11 @@ def test_a_server_closing_pooled_connections_costs_no_failure_and_no_retry(tmp_p
     workload = _serve_workload(tmp_path, datasets_root)
     with HostileServer(_llama_server) as server:
         outcome = run_eval(workload, _engine(server.base_url), tmp_path / "run", datasets_root=datasets_root)
-    metrics = outcome.results["metrics"]
+    metrics = outcome.results.metrics
     dropped = [r for r in server.requests if r.after == "/v1/chat/completions"]
     assert outcome.complete and len(outcome.records) == 50
-    assert metrics["requests_failed"] == 0 and metrics["requests_retried"] == 0
-    assert all(r["content"] == "hello" and r["attempts"] == 1 for r in outcome.records.values())
+    assert metrics.requests_failed == 0 and metrics.requests_retried == 0
+    assert all(r.content == "hello" and r.attempts == 1 for r in outcome.records.values())
     assert dropped  # the dead pooled connections really were used (and re-sent)
 
 
@@ -71,7 +71,7 @@ def test_without_the_reconnect_the_same_server_fails_requests(tmp_path, datasets
     workload = _serve_workload(tmp_path, datasets_root, n=20)
     with HostileServer(_llama_server) as server:
         outcome = run_eval(workload, _engine(server.base_url), tmp_path / "run", datasets_root=datasets_root)
-    assert outcome.results["metrics"]["requests_failed"] > 0
+    assert outcome.results.metrics.requests_failed > 0
 
 
 def test_a_server_that_always_drops_is_still_a_failure():
@@ -239,9 +239,9 @@ def test_a_malformed_models_answer_is_kept_and_the_run_goes_on(tmp_path, dataset
     workload = _serve_workload(tmp_path, datasets_root, n=3)
     with HostileServer(respond) as server:
         outcome = run_eval(workload, _engine(server.base_url), tmp_path / "run", datasets_root=datasets_root)
-    models = outcome.results["server_models"]
+    models = outcome.results.server_models
     assert models["data"] == [] and models["malformed"].startswith(answer[:5].decode("utf-8", "replace"))
-    assert outcome.complete and outcome.results["metrics"]["requests_failed"] == 0
+    assert outcome.complete and outcome.results.metrics.requests_failed == 0
 
 
 def test_every_hostile_shape_in_one_run_is_a_recorded_row(tmp_path, datasets_root):
@@ -259,8 +259,8 @@ def test_every_hostile_shape_in_one_run_is_a_recorded_row(tmp_path, datasets_roo
     with HostileServer(respond) as server:
         outcome = run_eval(workload, _engine(server.base_url), tmp_path / "run", datasets_root=datasets_root)
     assert outcome.complete and len(outcome.records) == len(shapes)
-    assert outcome.results["metrics"]["requests_failed"] == len(shapes)
-    assert all(r["error"] and r["error_kind"] in ("protocol", "http_5xx") for r in outcome.records.values())
+    assert outcome.results.metrics.requests_failed == len(shapes)
+    assert all(r.error and r.error_kind in ("protocol", "http_5xx") for r in outcome.records.values())
 
 
 def test_the_engine_file_sets_the_client_limits():

@@ -76,7 +76,7 @@ def test_an_erratum_takes_its_row_out_of_the_score_and_results_json_records_it(t
     progress = Progress()
     outcome = run_eval(pinned, _engine(sim), tmp_path / "run", datasets_root=root, progress=progress)
     res = json.loads((tmp_path / "run" / "results.json").read_text())
-    assert res == json.loads(json.dumps(outcome.results))
+    assert res == outcome.results.model_dump(mode="json")
     assert (progress.done, progress.scored, progress.correct) == (N, N - 2, 19)  # the live bar agrees
     s = res["scores"]
     # 30 rows, 20 right (easy+hard); q-0000 (easy, right) and q-0001 (medium, wrong) are out
@@ -97,16 +97,16 @@ def test_an_erratum_takes_its_row_out_of_the_score_and_results_json_records_it(t
     assert res["workload"]["errata"] == {"ids": ["err-0001", "err-0002"], "sha256": pinned.errata.sha256}
     # the rows were still sent and recorded: only their scoring is withheld
     records, _ = read_checkpoint(tmp_path / "run" / CHECKPOINT)
-    assert {r["id"] for r in records} == {f"q-{i:04d}" for i in range(N)}
+    assert {r.id for r in records} == {f"q-{i:04d}" for i in range(N)}
     assert res["metrics"]["requests_total"] == N
 
 
 def test_a_workload_that_does_not_pin_the_errata_scores_every_row(tmp_path, setup):
     root, _, plain, sim = setup
     res = run_eval(plain, _engine(sim), tmp_path / "run", datasets_root=root).results
-    assert (res["scores"]["total"], res["scores"]["correct"], res["scores"]["excluded"]) == (N, 20, [])
-    assert res["errata"] == {"file": "errata.json", "file_sha256": sha256_file(root / "errata.json"), "pinned": [],
-                             "pin_sha256": None, "applied": [], "excluded_rows": []}
+    assert (res.scores.total, res.scores.correct, res.scores.excluded) == (N, 20, [])
+    assert res.errata.model_dump() == {"file": "errata.json", "file_sha256": sha256_file(root / "errata.json"), "pinned": [],
+                                       "pin_sha256": None, "applied": [], "excluded_rows": []}
 
 
 def test_a_later_erratum_changes_nothing_and_an_edited_one_is_refused(tmp_path, setup):
@@ -116,8 +116,8 @@ def test_a_later_erratum_changes_nothing_and_an_edited_one_is_refused(tmp_path, 
     body["errata"].append(_erratum("err-0003", "q-0002"))
     (root / "errata.json").write_text(json.dumps(body))
     after = rescore_run(tmp_path / "run", root).results
-    assert after["scores"] == before["scores"] and after["errata"]["pinned"] == ["err-0001", "err-0002"]
-    assert after["errata"]["file_sha256"] == sha256_file(root / "errata.json") != before["errata"]["file_sha256"]
+    assert after.scores == before.scores and after.errata.pinned == ["err-0001", "err-0002"]
+    assert after.errata.file_sha256 == sha256_file(root / "errata.json") != before.errata.file_sha256
     body["errata"][1]["reason"] = "rewritten after the fact, which a pin must catch"
     (root / "errata.json").write_text(json.dumps(body))
     with pytest.raises(ConfigError, match=r"workload syn-eval-v1: errata.sha256: pins .* hash to"):
@@ -157,7 +157,7 @@ def test_rescore_applies_the_pinned_errata_and_on_request_the_current_workloads(
     # and a rescore of a run whose workload pinned errata applies them again
     run_eval(pinned, _engine(sim), tmp_path / "new", datasets_root=root)
     again = rescore_run(tmp_path / "new", root).results
-    assert again["scores"]["total"] == N - 2 and again["errata"]["excluded_rows"] == ["q-0000", "q-0001"]
+    assert again.scores.total == N - 2 and again.errata.excluded_rows == ["q-0000", "q-0001"]
 
 
 def test_compare_says_when_the_errata_differ_and_pairs_only_rows_both_scored(tmp_path, setup):
@@ -198,10 +198,10 @@ def test_the_real_v2_workloads_pin_the_review_errata(tmp_path, workload_id, rows
     assert reviewed <= set(excluded)
     engine = Engine(name="sim-test", kind="simulator", simulator={"name": "sim-test", "skill": {"easy": 1, "medium": 1, "hard": 1}})
     res = run_eval(workload, engine, tmp_path / "run").results
-    s = res["scores"]
-    assert [e["id"] for e in s["excluded"]] == excluded
-    assert s["total"] == rows - len(excluded) and res["metrics"]["requests_total"] == rows
-    assert res["errata"]["excluded_rows"] == excluded and res["errata"]["pin_sha256"] == workload.errata.sha256
+    s = res.scores
+    assert [e.id for e in s.excluded] == excluded
+    assert s.total == rows - len(excluded) and res.metrics.requests_total == rows
+    assert res.errata.excluded_rows == excluded and res.errata.pin_sha256 == workload.errata.sha256
 
 
 def test_every_real_errata_pin_resolves_and_every_erratum_is_applied():

@@ -3,7 +3,6 @@ simulator (started by the runner on 127.0.0.1, a free port each run)."""
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import re
@@ -12,13 +11,14 @@ import threading
 import pytest
 
 from atlas_assets.core.progress import ProgressLog
+from atlas_assets.evals.documents import Excluded, Failure, RunResults
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.report import accuracy_interval, failures_by_reason, run_facts, wilson_interval
 from atlas_assets.evals.results import RESULTS, content_sha256
 from atlas_assets.evals.runner import Progress, run_eval
 from atlas_assets.evals.workloads import load_workload
 
-from .conftest import prompt_rows, write_dataset, write_workload
+from .conftest import checkpoint_record, partial_results, prompt_rows, write_dataset, write_workload
 
 ROWS = 40
 
@@ -57,12 +57,12 @@ def test_repeated_and_resumed_runs_keep_the_content_digest_and_change_the_bytes(
 
     assert again.sent == 0 and again.resumed == ROWS
     assert 1 <= partial.sent < ROWS and resumed.resumed == partial.sent and resumed.complete
-    assert len({o.results["engine"]["base_url"] for o in (full, again, partial, resumed)}) == 4
+    assert len({o.results.engine.base_url for o in (full, again, partial, resumed)}) == 4
     assert full.content_sha256 == again.content_sha256 == resumed.content_sha256
     assert len({full.sha256, again.sha256, resumed.sha256}) == 3
     assert partial.content_sha256 != full.content_sha256  # fewer rows recorded is other content
     on_disk = json.loads((tmp_path / "a" / RESULTS).read_text())
-    assert on_disk["content_sha256"] == again.content_sha256 == content_sha256(on_disk, again.records)
+    assert on_disk["content_sha256"] == again.content_sha256 == content_sha256(RunResults.model_validate(on_disk), again.records)
 
 
 def test_the_content_digest_follows_outputs_verdicts_and_scores_only(tmp_path, synthetic):
@@ -72,38 +72,36 @@ def test_the_content_digest_follows_outputs_verdicts_and_scores_only(tmp_path, s
     digest = content_sha256(results, records)
     assert digest == outcome.content_sha256
 
-    facts_changed = copy.deepcopy(results)
-    facts_changed["created_at"] = "1999-01-01T00:00:00Z"
-    facts_changed["engine"]["base_url"] = "http://127.0.0.1:1/v1"
-    facts_changed["metrics"]["duration_s"] *= 3
-    facts_changed["run"].update(sent_rows=0, resumed_rows=12, concurrency=99)
-    facts_changed["workload"]["concurrency"] = 99
-    timed = {k: {**r, "e2e_s": 9.9, "ttft_s": 1.0, "started_at": 0.0, "attempts": 3} for k, r in records.items()}
+    facts_changed = results
+    for field, value in (("created_at", "1999-01-01T00:00:00Z"), ("engine.base_url", "http://127.0.0.1:1/v1"),
+                         ("metrics.duration_s", results.metrics.duration_s * 3), ("run.sent_rows", 0), ("run.resumed_rows", 12),
+                         ("run.concurrency", 99), ("workload.concurrency", 99)):
+        facts_changed = _set(facts_changed, field, value)
+    timed = {k: r.model_copy(update={"e2e_s": 9.9, "ttft_s": 1.0, "started_at": 0.0, "attempts": 3}) for k, r in records.items()}
     assert content_sha256(facts_changed, timed) == digest
 
     first = next(iter(records))
-    output = copy.deepcopy(records)
-    output[first]["content"] = (output[first]["content"] or "") + " and more"
-    verdict = copy.deepcopy(records)
-    verdict[first]["score"]["correct"] = not verdict[first]["score"]["correct"]
-    scores = copy.deepcopy(results)
-    scores["scores"]["correct"] += 1
-    model = copy.deepcopy(results)
-    model["model"] = "another-model"
+    output = {**records, first: _set(records[first], "content", (records[first].content or "") + " and more")}
+    verdict = {**records, first: _set(records[first], "score.correct", not records[first].score.correct)}
+    scores = _set(results, "scores.correct", results.scores.correct + 1)
+    model = _set(results, "model", "another-model")
     assert len({digest, content_sha256(results, output), content_sha256(results, verdict),
                 content_sha256(scores, records), content_sha256(model, records)}) == 5
 
-    failed = copy.deepcopy(records)
-    failed[first].update(error="connection error: Cannot connect to host 127.0.0.1:4242", error_kind="connection")
-    moved = copy.deepcopy(failed)
-    moved[first]["error"] = "connection error: Cannot connect to host 127.0.0.1:5353"
+    failed = {**records, first: records[first].model_copy(
+        update={"error": "connection error: Cannot connect to host 127.0.0.1:4242", "error_kind": "connection"})}
+    moved = {**failed, first: _set(failed[first], "error", "connection error: Cannot connect to host 127.0.0.1:5353")}
     assert content_sha256(results, failed) == content_sha256(results, moved) != digest
     call = {"type": "function", "function": {"name": "f", "arguments": "{}"}}
-    with_id = copy.deepcopy(records)
-    with_id[first]["tool_calls"] = [{"id": "call_1", **call}]
-    other_id = copy.deepcopy(records)
-    other_id[first]["tool_calls"] = [{"id": "call_2", **call}]
+    with_id = {**records, first: _set(records[first], "tool_calls", [{"id": "call_1", **call}])}
+    other_id = {**records, first: _set(records[first], "tool_calls", [{"id": "call_2", **call}])}
     assert content_sha256(results, with_id) == content_sha256(results, other_id) != digest
+
+
+def _set(model, field, value):
+    """`model` with the dotted `field` replaced (the documents are frozen)."""
+    head, _, rest = field.partition(".")
+    return model.model_copy(update={head: _set(getattr(model, head), rest, value) if rest else value})
 
 
 # --------------------------------------------------------------------------- progress lines
@@ -128,7 +126,7 @@ def test_progress_lines_open_move_and_close_a_run(tmp_path, synthetic):
     assert all(m["sofar"] and m["rate"] and m["eta"] for m in parsed[1:-1])
     last = parsed[-1]
     assert last["done"] == "40" and last["took"] and not last["sofar"] and not last["eta"]
-    assert last["acc"] == f"{outcome.results['scores']['accuracy'] * 100:.1f}"
+    assert last["acc"] == f"{outcome.results.scores.accuracy * 100:.1f}"
 
     quiet: list[str] = []
     run_eval(workload, _sim(), tmp_path / "a", datasets_root=root, progress_log=ProgressLog(quiet.append, 3600))
@@ -181,32 +179,32 @@ def test_eval_facts_come_in_reading_order_with_their_content(tmp_path, synthetic
     facts = outcome.facts()
     keys = [f.key for f in facts]
     by_key = {f.key: f for f in facts}
-    s, m = outcome.results["scores"], outcome.results["metrics"]
+    s, m = outcome.results.scores, outcome.results.metrics
     assert keys[:4] == ["accuracy", "accuracy_95ci", "correct", "total"]
     assert keys.index("accuracy_by_difficulty") < keys.index("failures_by_reason") < keys.index("requests_retried")
     assert keys.index("request_throughput (req/s)") < keys.index("latency (ms)") < keys.index("wrong_or_failed_rows")
     assert keys[-1] == "content_sha256" and by_key["content_sha256"].value == outcome.content_sha256
-    assert (by_key["accuracy"].value, by_key["accuracy"].kind) == (s["accuracy"], "float")
-    assert by_key["accuracy_95ci"].value == accuracy_interval(s["correct"], s["total"])
-    assert (by_key["correct"].value, by_key["total"].value) == (s["correct"], ROWS)
+    assert (by_key["accuracy"].value, by_key["accuracy"].kind) == (s.accuracy, "float")
+    assert by_key["accuracy_95ci"].value == accuracy_interval(s.correct, s.total)
+    assert (by_key["correct"].value, by_key["total"].value) == (s.correct, ROWS)
     difficulty = by_key["accuracy_by_difficulty"].value.splitlines()
     assert [line.split(" | ")[0].lstrip("| ") for line in difficulty[2:]] == ["easy", "medium", "hard"]
-    easy = s["by_difficulty"]["easy"]
-    assert f"| easy | {easy['correct']}/{easy['total']} | {easy['accuracy'] * 100:.1f} % |" in difficulty[2]
+    easy = s.by_difficulty["easy"]
+    assert f"| easy | {easy.correct}/{easy.total} | {easy.accuracy * 100:.1f} % |" in difficulty[2]
     assert "| alpha |" in by_key["accuracy_by_category"].value and "| beta |" in by_key["accuracy_by_category"].value
     assert "accuracy_by_scorer" not in by_key  # one scorer only
 
     reasons = by_key["failures_by_reason"].value.splitlines()[2:]
     counts = {line.split(" | ")[0].lstrip("| "): int(line.split(" | ")[1]) for line in reasons}
-    assert sum(counts.values()) == m["requests_failed"] == s["failed"] > 0
+    assert sum(counts.values()) == m.requests_failed == s.failed > 0
     assert set(counts) <= {"http_5xx (HTTP 500)", "http_5xx (HTTP 503)", "rate_limit (HTTP 429)"}
-    assert by_key["requests_failed"].value == m["requests_failed"]
+    assert by_key["requests_failed"].value == m.requests_failed
     assert by_key["retries"].value == 0 and by_key["requests_retried"].value == 0  # max_retries 0
-    assert by_key["request_throughput (req/s)"].value == m["request_throughput"]
-    assert by_key["output_throughput (tok/s)"].value == m["output_token_throughput"]
+    assert by_key["request_throughput (req/s)"].value == m.request_throughput
+    assert by_key["output_throughput (tok/s)"].value == m.output_token_throughput
     assert "| TTFT |" in by_key["latency (ms)"].value
 
-    wrong = [r for r in outcome.results["run"]["row_ids"] if not outcome.records[r]["score"]["correct"]]
+    wrong = [r for r in outcome.results.run.row_ids if not outcome.records[r].score.correct]
     table = by_key["wrong_or_failed_rows"].value.splitlines()
     body = [line for line in table if line.startswith("| `")]
     assert len(body) == min(20, len(wrong))
@@ -215,8 +213,8 @@ def test_eval_facts_come_in_reading_order_with_their_content(tmp_path, synthetic
     for line in body:
         row_id = line.split("`")[1]
         assert line.split(" | ")[1] == answers[row_id]
-        if outcome.records[row_id]["error"]:
-            assert outcome.records[row_id]["error_kind"] + ": HTTP " in line
+        if outcome.records[row_id].error:
+            assert outcome.records[row_id].error_kind + ": HTTP " in line
     assert (by_key["rows"].value, by_key["rows_sent"].value, by_key["rows_resumed"].value) == (ROWS, ROWS, 0)
 
 
@@ -225,10 +223,10 @@ def test_retries_come_from_the_records(tmp_path, synthetic):
     engine = _sim(error_5xx=0.3).model_copy(update={"max_retries": 3, "backoff_s": 0.001, "backoff_max_s": 0.002})
     outcome = run_eval(workload, engine, tmp_path / "a", datasets_root=root)
     facts = {f.key: f.value for f in outcome.facts()}
-    attempts = [r["attempts"] for r in outcome.records.values()]
+    attempts = [r.attempts for r in outcome.records.values()]
     assert facts["retries"] == sum(a - 1 for a in attempts) > 0
-    assert facts["requests_retried"] == sum(1 for a in attempts if a > 1) == outcome.results["metrics"]["requests_retried"]
-    assert facts["retry_wait (s)"] == pytest.approx(sum(r["retry_wait_s"] for r in outcome.records.values()), abs=1e-3)
+    assert facts["requests_retried"] == sum(1 for a in attempts if a > 1) == outcome.results.metrics.requests_retried
+    assert facts["retry_wait (s)"] == pytest.approx(sum(r.retry_wait_s for r in outcome.records.values()), abs=1e-3)
 
 
 def test_serve_workloads_get_serving_facts_only(tmp_path, datasets_root):
@@ -242,23 +240,13 @@ def test_serve_workloads_get_serving_facts_only(tmp_path, datasets_root):
     assert {"request_throughput (req/s)", "output_throughput (tok/s)", "latency (ms)", "content_sha256"} <= set(keys)
 
 
-def _results(row_ids, scores_extra=None):
-    return {
-        "model": "m", "dataset": {"id": "d", "sha256": "0" * 64}, "content_sha256": "c" * 64, "warnings": [],
-        "run": {"row_ids": row_ids, "rows_selected": len(row_ids), "rows_done": len(row_ids)},
-        "metrics": {"requests_failed": 0, "request_throughput": None, "output_token_throughput": None,
-                    "total_token_throughput": None,
-                    **{k: {"mean": None, "p50": None, "p90": None, "p99": None} for k in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms")}},
-        "scores": {"accuracy": 0.0, "correct": 0, "total": len(row_ids), "failed": 0, "failures": [], "excluded": [],
-                   "by_difficulty": {}, "by_category": {}, "by_scorer": {}, **(scores_extra or {})},
-    }
-
-
 def test_wrong_rows_cells_are_escaped_and_cut_and_excluded_rows_left_out():
     ids = [f"r{i}" for i in range(25)]
     rows = [{"id": i, "answer": "a|b\nc" if i == "r0" else {"k": "x" * 200}} for i in ids]
-    records = {i: {"id": i, "error": None, "score": {"correct": False, "extracted": "pipe | here", "detail": None}} for i in ids}
-    facts = {f.key: f.value for f in run_facts(_results(ids, {"excluded": [{"id": "r1"}]}), records, rows)}
+    score = {"scorer": "exact", "correct": False, "failed": False, "extracted": "pipe | here", "detail": None}
+    records = {i: checkpoint_record(i, score=score) for i in ids}
+    excluded = [Excluded(id="r1", erratum="err-0001", reason="the key is ambiguous")]
+    facts = {f.key: f.value for f in run_facts(partial_results(ids, excluded=excluded), records, rows)}
     table = facts["wrong_or_failed_rows"].splitlines()
     assert table[0] == "20 of 24 wrong or failed rows, in run order"
     body = [line for line in table if line.startswith("| `")]
@@ -270,9 +258,9 @@ def test_wrong_rows_cells_are_escaped_and_cut_and_excluded_rows_left_out():
 
 
 def test_failures_by_reason_counts_each_class_and_status():
-    failures = [{"id": f"r{i}", "error_kind": "http_5xx", "status": 503, "error": "HTTP 503: busy"} for i in range(7)]
-    failures += [{"id": "t", "error_kind": "timeout", "status": None, "error": "timeout after 60 s"},
-                 {"id": "c", "error_kind": "http_4xx", "status": 400, "error": "HTTP 400: context | too long"}]
+    failures = [Failure(id=f"r{i}", error_kind="http_5xx", status=503, error="HTTP 503: busy") for i in range(7)]
+    failures += [Failure(id="t", error_kind="timeout", status=None, error="timeout after 60 s"),
+                 Failure(id="c", error_kind="http_4xx", status=400, error="HTTP 400: context | too long")]
     lines = failures_by_reason(failures).splitlines()
     assert lines[2] == "| http_5xx (HTTP 503) | 7 | `r0`, `r1`, `r2`, `r3`, `r4` +2 more | HTTP 503: busy |"
     assert lines[3] == "| http_4xx (HTTP 400) | 1 | `c` | HTTP 400: context \\| too long |"

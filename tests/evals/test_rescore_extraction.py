@@ -25,13 +25,14 @@ def test_rescore_reads_answer_lines_one_at_a_time(tmp_path):
     assert run.returncode == 0, run.stderr
     spec = next(s for s in registry.discover() if s.id == "eval-math-v1")
     answers = {str(r["id"]): r["answer"] for r in registry.read_rows(spec)}
-    records, _ = read_checkpoint(tmp_path / CHECKPOINT)
-    for record in records:
-        record["content"] = f"Let me see.\nAnswer:\nFinal answer: {answers[record['id']]}"
-        record["score"] = {**record["score"], "correct": False}
+    records = [
+        r.model_copy(update={"content": f"Let me see.\nAnswer:\nFinal answer: {answers[r.id]}",
+                             "score": r.score.model_copy(update={"correct": False})})
+        for r in read_checkpoint(tmp_path / CHECKPOINT)[0]
+    ]
     write_checkpoint(tmp_path / CHECKPOINT, records)
     # the old reading swallowed the next line: "Final answer: 42" is not the number 42
-    assert all(OLD_STEP_3.findall(r["content"])[-1].startswith("Final answer:") for r in records)
+    assert all(OLD_STEP_3.findall(r.content)[-1].startswith("Final answer:") for r in records)
     rescored = _atlas("eval", "rescore", str(tmp_path), "--json")
     assert rescored.returncode == 0, rescored.stderr
     scores = json.loads((tmp_path / RESULTS).read_text())["scores"]

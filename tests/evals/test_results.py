@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import numpy as np
-import orjson
 import pytest
 
 from atlas_assets.evals.results import busy_seconds, compact_checkpoint, compute_metrics, compute_scores, read_checkpoint
 
+from .conftest import checkpoint_record
 
-def _rec(i, *, ttft=0.1, e2e=0.5, itl=(0.1, 0.1), out=5, inp=20, error=None, start=0.0, correct=True):
-    return {
-        "id": f"r{i}", "fingerprint": f"f{i}", "ttft_s": None if error else ttft, "e2e_s": None if error else e2e,
-        "itl_s": [] if error else list(itl), "output_tokens": None if error else out, "input_tokens": None if error else inp,
-        "reasoning_tokens": None, "usage": None if error else {"prompt_tokens": inp, "completion_tokens": out},
-        "started_at": start, "ended_at": start + (e2e if not error else 1.0), "attempts": 1, "error": error,
-        "score": {"scorer": "exact", "correct": correct and not error, "failed": bool(error), "extracted": None, "detail": None},
-    }
+
+def _rec(i, *, ttft=0.1, e2e=0.5, itl=(0.1, 0.1), out=5, inp=20, error=None, start=0.0, correct=True, fingerprint=None, content=None):
+    return checkpoint_record(
+        f"r{i}", fingerprint=fingerprint or f"f{i}", content=content, ttft_s=None if error else ttft, e2e_s=None if error else e2e,
+        itl_s=[] if error else list(itl), output_tokens=None if error else out, input_tokens=None if error else inp,
+        usage=None if error else {"prompt_tokens": inp, "completion_tokens": out},
+        started_at=start, ended_at=start + (e2e if not error else 1.0), status=None, error=error,
+        score={"scorer": "exact", "correct": correct and not error, "failed": bool(error), "extracted": None, "detail": None},
+    )
 
 
 def test_latency_metrics_follow_vllm_definitions():
     records = [_rec(0, ttft=0.1, e2e=0.5, itl=(0.2, 0.2), out=5), _rec(1, ttft=0.3, e2e=0.7, itl=(0.1,), out=3, start=0.2),
                _rec(2, ttft=0.2, e2e=0.2, itl=(), out=1, start=0.4), _rec(3, error="HTTP 503: busy", start=0.5)]
-    m = compute_metrics(records)
+    m = compute_metrics(records).model_dump()
     assert (m["requests_total"], m["requests_completed"], m["requests_failed"]) == (4, 3, 1)
     assert (m["input_tokens_total"], m["output_tokens_total"]) == (60, 9)
     assert m["ttft_ms"]["p50"] == pytest.approx(200.0) and m["ttft_ms"]["mean"] == pytest.approx(200.0)
@@ -46,7 +47,7 @@ def test_busy_time_leaves_out_the_gap_between_sessions():
 
 
 def test_no_successful_request_means_no_latency_numbers():
-    m = compute_metrics([_rec(0, error="timeout after 1 s")])
+    m = compute_metrics([_rec(0, error="timeout after 1 s")]).model_dump()
     assert m["ttft_ms"] == {"mean": None, "p50": None, "p90": None, "p99": None}
     assert m["input_tokens_total"] is None and m["request_throughput"] == 0.0
 
@@ -55,7 +56,7 @@ def test_scores_count_failures_as_wrong_and_list_them_with_breakdowns():
     rows = [{"id": "r0", "category": "a", "difficulty": "easy"}, {"id": "r1", "category": "a", "difficulty": "hard"},
             {"id": "r2", "category": "b", "difficulty": "hard"}, {"id": "r3"}]
     records = {"r0": _rec(0), "r1": _rec(1, correct=False), "r2": _rec(2, error="HTTP 500: boom")}
-    s = compute_scores(rows, records)
+    s = compute_scores(rows, records).model_dump()
     assert (s["accuracy"], s["correct"], s["total"], s["failed"]) == (pytest.approx(1 / 3), 1, 3, 1)
     assert s["failures"] == [{"id": "r2", "error": "HTTP 500: boom", "error_kind": None, "status": None}]
     assert s["by_category"] == {"a": {"total": 2, "correct": 1, "failed": 0, "accuracy": 0.5},
@@ -65,20 +66,17 @@ def test_scores_count_failures_as_wrong_and_list_them_with_breakdowns():
 
 def test_compaction_drops_stale_torn_and_duplicate_lines_but_keeps_other_rows(tmp_path):
     path = tmp_path / "checkpoint.jsonl"
-    lines = [
-        {"id": "a", "fingerprint": "old", "n": 1},
-        {"id": "a", "fingerprint": "new", "n": 2},
-        {"id": "b", "fingerprint": "new-b", "n": 3},
-        {"id": "b", "fingerprint": "new-b", "n": 4},
-        {"id": "z", "fingerprint": "zz", "n": 5},
-    ]
-    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in lines) + b'{"id": "c", "finger')
+    def line(row_id, fingerprint, n):
+        return _rec(0, fingerprint=fingerprint, content=str(n)).model_copy(update={"id": row_id})
+
+    lines = [line("a", "old", 1), line("a", "new", 2), line("b", "new-b", 3), line("b", "new-b", 4), line("z", "zz", 5)]
+    path.write_bytes(b"".join(r.line() for r in lines) + b'{"id": "c", "finger')
     valid, stale = compact_checkpoint(path, {"a": "new", "b": "new-b", "c": "new-c"})
     assert stale == 1
-    assert {k: v["n"] for k, v in valid.items()} == {"a": 2, "b": 4}
+    assert {k: v.content for k, v in valid.items()} == {"a": "2", "b": "4"}
     kept, torn = read_checkpoint(path)
     assert torn == 0
-    assert sorted((r["id"], r["n"]) for r in kept) == [("a", 2), ("b", 4), ("z", 5)]
+    assert sorted((r.id, r.content) for r in kept) == [("a", "2"), ("b", "4"), ("z", "5")]
     before = path.read_bytes()
     compact_checkpoint(path, {"a": "new", "b": "new-b"})
     assert path.read_bytes() == before  # nothing to drop: the file is not rewritten

@@ -80,7 +80,8 @@ def test_results_json_holds_every_documented_field(tmp_path):
     assert res["run"]["row_ids"] == [r["id"] for r in registry.read_rows(next(x for x in registry.discover() if x.id == "eval-instruction-v1"))[:24]]
     records, torn = read_checkpoint(run_dir / CHECKPOINT)
     assert torn == 0 and len(records) == 24
-    record = records[0]
+    record = orjson.loads((run_dir / CHECKPOINT).read_bytes().splitlines()[0])
+    assert record["format_version"] == 1 and res["format_version"] == 1
     for key in ("id", "fingerprint", "content", "reasoning_content", "tool_calls", "finish_reason", "usage", "input_tokens",
                 "output_tokens", "reasoning_tokens", "ttft_s", "itl_s", "e2e_s", "error", "score"):
         assert key in record
@@ -91,11 +92,11 @@ def test_a_failed_request_scores_incorrect_and_is_listed(tmp_path, synthetic):
     with start_simulator(_profile(error_5xx=1.0), datasets_root=root) as sim:
         engine = resolve_engine(sim.base_url).model_copy(update={"max_retries": 1, "backoff_s": 0.001})
         outcome = run_eval(workload, engine, tmp_path / "run", datasets_root=root, limit=5)
-    s, m = outcome.results["scores"], outcome.results["metrics"]
-    assert (s["correct"], s["total"], s["failed"], s["accuracy"]) == (0, 5, 5, 0.0)
-    assert [f["id"] for f in s["failures"]] == [f"q-{i:04d}" for i in range(5)]
-    assert all(f["error"].startswith("HTTP 50") for f in s["failures"])
-    assert m["requests_failed"] == 5 and m["requests_completed"] == 0
+    s, m = outcome.results.scores, outcome.results.metrics
+    assert (s.correct, s.total, s.failed, s.accuracy) == (0, 5, 5, 0.0)
+    assert [f.id for f in s.failures] == [f"q-{i:04d}" for i in range(5)]
+    assert all(f.error.startswith("HTTP 50") for f in s.failures)
+    assert m.requests_failed == 5 and m.requests_completed == 0
 
 
 def test_resume_sends_only_unfinished_rows_and_each_row_once(tmp_path, synthetic):
@@ -108,9 +109,9 @@ def test_resume_sends_only_unfinished_rows_and_each_row_once(tmp_path, synthetic
         sent = _sent(sim)
     assert (first.sent, second.sent, second.resumed, third.sent, third.resumed) == (20, 40, 20, 0, 60)
     assert set(sent) == {f"q-{i:04d}" for i in range(60)} and set(sent.values()) == {1}
-    assert second.results["scores"]["accuracy"] == 1.0 and second.results["scores"]["total"] == 60
-    assert third.results["scores"] == second.results["scores"]
-    assert third.results["metrics"] == second.results["metrics"]
+    assert second.results.scores.accuracy == 1.0 and second.results.scores.total == 60
+    assert third.results.scores == second.results.scores
+    assert third.results.metrics == second.results.metrics
 
 
 def test_a_model_picked_from_v1_models_is_the_same_identity_as_model(tmp_path, synthetic):
@@ -118,14 +119,14 @@ def test_a_model_picked_from_v1_models_is_the_same_identity_as_model(tmp_path, s
     root, workload = synthetic
     with start_simulator(_profile(), datasets_root=root) as sim:
         picked = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=root, limit=10)
-        model = picked.results["model"]
-        assert picked.results["engine"]["identity"]["model"] == model
+        model = picked.results.model
+        assert picked.results.engine.identity["model"] == model
         named = run_eval(workload, resolve_engine(sim.base_url, model=model), tmp_path / "run", datasets_root=root, limit=10)
         again = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=root, limit=10)
         sent = _sent(sim)
     assert (picked.sent, named.sent, named.resumed, again.sent) == (10, 0, 10, 0)
     assert set(sent.values()) == {1}
-    assert named.results["engine"]["identity"] == picked.results["engine"]["identity"]
+    assert named.results.engine.identity == picked.results.engine.identity
 
 
 def test_a_changed_request_never_reuses_a_stale_row(tmp_path, synthetic):
@@ -173,7 +174,7 @@ def test_stopping_records_the_rows_in_flight_and_resuming_sends_each_row_once(tm
         engine = resolve_engine(sim.base_url)
         partial = run_eval(workload, engine, tmp_path / "run", datasets_root=root, stop=stop, progress=progress, on_record=on_record)
         assert not partial.complete and 15 <= partial.sent < 60
-        assert partial.results["complete"] is False and partial.results["run"]["rows_done"] == partial.sent
+        assert partial.results.complete is False and partial.results.run.rows_done == partial.sent
         finished = run_eval(workload, engine, tmp_path / "run", datasets_root=root)
         sent = _sent(sim)
     assert finished.complete and finished.resumed == partial.sent and finished.sent == 60 - partial.sent
@@ -185,13 +186,13 @@ def test_failed_rows_are_results_unless_retry_failed(tmp_path, synthetic):
     with start_simulator(_profile(error_5xx=0.5), datasets_root=root) as sim:
         engine = resolve_engine(sim.base_url).model_copy(update={"max_retries": 0})
         first = run_eval(workload, engine, tmp_path / "run", datasets_root=root, limit=30)
-        failed = {f["id"] for f in first.results["scores"]["failures"]}
+        failed = {f.id for f in first.results.scores.failures}
         kept = run_eval(workload, engine, tmp_path / "run", datasets_root=root, limit=30)
         before = len(sim.request_log())
         retried = run_eval(workload, engine, tmp_path / "run", datasets_root=root, limit=30, retry_failed=True)
         resent = {entry.row_id for entry in sim.request_log()[before:]}
     assert 0 < len(failed) < 30
-    assert kept.sent == 0 and {f["id"] for f in kept.results["scores"]["failures"]} == failed
+    assert kept.sent == 0 and {f.id for f in kept.results.scores.failures} == failed
     assert retried.sent == len(failed) and resent == failed
 
 
@@ -201,9 +202,9 @@ def test_serve_workloads_are_measured_not_scored(tmp_path, datasets_root):
                                             request={"max_tokens": 16}))
     with start_simulator(_profile(), datasets_root=datasets_root) as sim:
         outcome = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=datasets_root)
-    assert outcome.results["scores"] is None
-    assert outcome.results["metrics"]["requests_completed"] == 12
-    assert outcome.results["metrics"]["output_tokens_total"] > 0
+    assert outcome.results.scores is None
+    assert outcome.results.metrics.requests_completed == 12
+    assert outcome.results.metrics.output_tokens_total > 0
 
 
 def test_rescore_rewrites_scores_without_the_engine_and_compare_pairs_rows(tmp_path, synthetic):
@@ -212,16 +213,16 @@ def test_rescore_rewrites_scores_without_the_engine_and_compare_pairs_rows(tmp_p
         a = run_eval(workload, resolve_engine(strong.base_url), tmp_path / "a", datasets_root=root, limit=30)
     with start_simulator(_profile(skill={"easy": 0, "medium": 0, "hard": 0}, name="sim-zero"), datasets_root=root) as weak:
         b = run_eval(workload, resolve_engine(weak.base_url), tmp_path / "b", datasets_root=root, limit=30)
-    assert a.results["scores"]["accuracy"] == 1.0 and b.results["scores"]["accuracy"] == 0.0
+    assert a.results.scores.accuracy == 1.0 and b.results.scores.accuracy == 0.0
     # tamper with a stored verdict: rescoring restores it from the stored output
     path = tmp_path / "a" / CHECKPOINT
     lines = [orjson.loads(x) for x in path.read_bytes().splitlines()]
     lines[0]["score"]["correct"] = False
     path.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in lines))
     rescored = rescore_run(tmp_path / "a", root)
-    assert rescored.results["scores"] == a.results["scores"]
-    assert rescored.results["metrics"] == a.results["metrics"]
-    assert "rescored_at" in rescored.results["run"]
+    assert rescored.results.scores == a.results.scores
+    assert rescored.results.metrics == a.results.metrics
+    assert rescored.results.run.rescored_at is not None
     comparison = compare_runs(tmp_path / "a", tmp_path / "b")
     assert (comparison.paired, comparison.only_a, comparison.only_b, comparison.both_correct) == (30, 30, 0, 0)
     assert comparison.mcnemar_p == pytest.approx(2 * 0.5**30)
@@ -246,13 +247,13 @@ def test_the_circuit_breaker_stops_a_run_failing_with_one_cause_and_a_rerun_resu
     broken = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=5, concurrency=2,
                     simulator={**PERFECT, "error_5xx": 1.0})
     first = run_eval(workload, broken, tmp_path / "run", datasets_root=root, concurrency=2)
-    assert first.results["complete"] is False
+    assert first.results.complete is False
     assert 5 <= first.sent <= 5 + 2  # the breaker trips at 5; at most the requests in flight finish
-    assert first.results["warnings"][0].startswith("stopped after 5 failed requests in a row with one cause")
-    assert "HTTP 5" in first.results["run"]["circuit_breaker"]
+    assert first.results.warnings[0].startswith("stopped after 5 failed requests in a row with one cause")
+    assert "HTTP 5" in first.results.run.circuit_breaker
     # the rows it did not send are still pending: running again sends exactly those
     rest = run_eval(workload, broken.model_copy(update={"circuit_breaker": 0}), tmp_path / "run", datasets_root=root, concurrency=2)
-    assert (rest.resumed, rest.sent, rest.results["complete"]) == (first.sent, 60 - first.sent, True)
+    assert (rest.resumed, rest.sent, rest.results.complete) == (first.sent, 60 - first.sent, True)
     never = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=0, simulator={**PERFECT, "error_5xx": 1.0})
     off = run_eval(workload, never, tmp_path / "off", datasets_root=root, concurrency=2, limit=12)
-    assert off.results["complete"] is True and off.results["run"]["circuit_breaker"] is None and off.sent == 12
+    assert off.results.complete is True and off.results.run.circuit_breaker is None and off.sent == 12

@@ -14,6 +14,8 @@ from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import resolve_workload
 
+from .conftest import checkpoint_record, partial_results
+
 
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
@@ -34,7 +36,7 @@ def test_every_run_writes_a_report_page_with_each_row(two_runs):
     run = samples.load_run(weak)
     assert len(run.samples) == 20 and all(f"id='{s.id}'" in page for s in run.samples)
     wrong = [s for s in run.samples if s.verdict == "wrong"]
-    assert wrong and f"accuracy <b>{run.results['scores']['accuracy'] * 100:.1f} %</b>" in page
+    assert wrong and f"accuracy <b>{run.results.scores.accuracy * 100:.1f} %</b>" in page
     assert "<script>" in page.split("</head>")[0] and "<script" not in page.split("</head>")[1]
 
 
@@ -71,12 +73,10 @@ def test_vs_lists_rows_whose_verdict_differs_and_refuses_other_bytes(two_runs, t
 
 def test_model_output_cannot_inject_markup_into_the_page():
     row = {"id": "x<1>", "prompt": "p", "answer": "<b>"}
-    record = {"id": "x<1>", "content": "<script>alert(1)</script><img src=x onerror=alert(2)>", "error": None,
-              "score": {"correct": False, "extracted": "</td><script>", "detail": "wrong <i>"}}
+    record = checkpoint_record("x<1>", content="<script>alert(1)</script><img src=x onerror=alert(2)>",
+                               score={"scorer": "exact", "correct": False, "failed": False, "extracted": "</td><script>", "detail": "wrong <i>"})
     body = {"messages": [{"role": "user", "content": "<iframe src=//evil>"}]}
-    results = {"workload": {"id": "w"}, "engine": {"name": "e"}, "model": "m", "dataset": {"id": "d", "sha256": "a" * 64},
-               "scores": {"accuracy": 0.0}}
-    page = samples.render_html(samples.Run(Path("."), results, [samples.Sample("x<1>", row, body, record)]))
+    page = samples.render_html(samples.Run(Path("."), partial_results(), [samples.Sample("x<1>", row, body, record)]))
     body_html = page.split("</head>")[1]
     for hostile in ("<script", "<img", "<iframe", "</td><script>", "<i>"):
         assert hostile not in body_html
@@ -88,7 +88,8 @@ def test_show_on_a_folder_without_results_is_a_clear_error(tmp_path):
     assert result.returncode != 0 and "no results.json" in result.stderr
 
 
-@pytest.mark.parametrize("damage, says", [(lambda raw: raw[:300], "not valid JSON"), (lambda raw: b"[]", "not an eval run's results.json")])
+@pytest.mark.parametrize("damage, says", [(lambda raw: raw[:300], "results.json: not readable JSON"),
+                                          (lambda raw: b"[]", "results.json: Input should be a valid dictionary")])
 def test_a_damaged_results_file_is_a_clear_error(two_runs, tmp_path, damage, says):
     weak, _ = two_runs
     broken = tmp_path / "broken"

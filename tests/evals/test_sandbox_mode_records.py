@@ -28,7 +28,7 @@ def test_a_contained_sandbox_is_said_once_and_recorded_everywhere(tmp_path):
     results = json.loads((tmp_path / RESULTS).read_text())
     assert results["scores"]["sandbox"] == {"modes": {"contained": 4}, "all_isolated": False}
     records, _ = read_checkpoint(tmp_path / CHECKPOINT)
-    assert [r["score"]["sandbox"] for r in records] == ["contained"] * 4
+    assert [r.score.sandbox for r in records] == ["contained"] * 4
 
 
 def test_the_platform_mode_is_recorded_and_silent_when_isolated(tmp_path):

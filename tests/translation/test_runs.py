@@ -33,11 +33,13 @@ def test_run_card_contents_and_sha(tmp_path):
     out = run_translation(EXAMPLE, STRONG, tmp_path / "a")
     card = out.card
     assert out.complete and out.sent == 23
-    assert card["dataset"]["id"] == "example-en-fr-v1" and card["dataset"]["sha256"] == sha256_file(EXAMPLE)
-    assert card["template"]["sha256"] == prompt.template_info()["sha256"]
-    assert card["scores"]["chrf++"]["score"] == 100.0 and "nw:2" in card["scores"]["chrf++"]["signature"]
-    assert set(card["breakdowns"]) == {"difficulty", "register", "context"}
-    assert len(card["outputs"]) == 26 and all(o["chrf++"] == 100.0 for o in card["outputs"])
+    assert card.dataset.id == "example-en-fr-v1" and card.dataset.sha256 == sha256_file(EXAMPLE)
+    assert card.template.sha256 == prompt.template_info()["sha256"]
+    assert card.scores["chrf++"].score == 100.0 and "nw:2" in card.scores["chrf++"].signature
+    assert set(card.breakdowns) == {"difficulty", "register", "context"}
+    assert len(card.outputs) == 26 and all(o.chrfpp == 100.0 for o in card.outputs)
+    on_disk = json.loads((tmp_path / "a" / CARD).read_text())
+    assert on_disk["format_version"] == 1 and "chrf++" in on_disk["outputs"][0]
     assert (tmp_path / "a" / CARD_SHA).read_text().split()[0] == sha256_file(tmp_path / "a" / CARD) == out.sha256
 
 
@@ -56,7 +58,7 @@ def test_resume_after_interruption(tmp_path):
     second = run_translation(EXAMPLE, WEAK, tmp_path / "r")
     assert second.complete and second.resumed == 5 and second.sent == 18
     fresh = run_translation(EXAMPLE, WEAK, tmp_path / "fresh")
-    assert second.card["scores"] == fresh.card["scores"] and second.card["outputs"] == fresh.card["outputs"]
+    assert second.card.scores == fresh.card.scores and second.card.outputs == fresh.card.outputs
     # a changed parameter makes every record stale: nothing is reused
     third = run_translation(EXAMPLE, WEAK, tmp_path / "r", params={"max_tokens": 256})
     assert third.resumed == 0 and third.sent == 23 and third.stale == 23
@@ -95,7 +97,7 @@ def test_cli_run(tmp_path, capsys):
     rc = main(["translation", "run", "--dataset", str(EXAMPLE), "--engine", "sim-strong", "--out", str(tmp_path / "cli"), "--limit", "4", "--no-progress"])
     assert rc == 0
     assert "chrF2++|nrefs" in capsys.readouterr().out
-    assert read_card(tmp_path / "cli")["run"]["segments_done"] == 4
+    assert read_card(tmp_path / "cli").run.segments_done == 4
 
 
 def test_flores_import(tmp_path):
@@ -115,4 +117,4 @@ def test_flores_import(tmp_path):
         import_flores(d / "eng_Latn.devtest", d / "deu_Latn.devtest", source_code="eng_Latn", target_code="deu_Latn")
     # the imported corpus runs against the simulator (which indexes it)
     card = run_translation(out, STRONG, tmp_path / "run").card
-    assert card["scores"]["chrf++"]["score"] == 100.0
+    assert card.scores["chrf++"].score == 100.0

@@ -30,13 +30,14 @@ from pathlib import Path
 from typing import Optional
 
 import dagster as dg
-import orjson
 from pydantic import Field
 
+from atlas_assets.core.documents import parse_document
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.core.mirror import mirror_to_store, seed_from_store
 from atlas_assets.corpus import registry
 from atlas_assets.evals import HARNESS_VERSION
+from atlas_assets.evals.documents import RunResults
 from atlas_assets.evals.engines import Engine, load_engines_report
 from atlas_assets.evals.matrix import (
     matrix_markdown,
@@ -215,7 +216,7 @@ def build_defs(
         store.put_bytes(f"{prefix}/{RESULTS_SHA}", (run_dir / RESULTS_SHA).read_bytes(), "text/plain")
         store.put_bytes(f"{prefix}/{CHECKPOINT}", (run_dir / CHECKPOINT).read_bytes(), "application/x-ndjson")
         report = store.put_bytes(f"{prefix}/{REPORT}", (run_dir / REPORT).read_bytes(), "text/html")
-        for warning in outcome.results["warnings"]:
+        for warning in outcome.results.warnings:
             context.log.warning(warning)
         metadata = {**shell.metadata(outcome.facts()), "results": dg.MetadataValue.path(stored.uri), "results_sha256": outcome.sha256,
                     "report": dg.MetadataValue.path(report.uri)}
@@ -240,7 +241,7 @@ def build_defs(
                 key = f"{artifact_prefix(engine, workload)}/{RESULTS}"
                 if store.exists(key):
                     data = store.get_bytes(key)
-                    cells.append((engine, workload, orjson.loads(data), sha256_bytes(data)))
+                    cells.append((engine, workload, parse_document(store.uri(key), data, RunResults, dg.Failure), sha256_bytes(data)))
         rows = matrix_rows(cells)
         parquet = store.put_bytes(MATRIX_PARQUET, matrix_parquet(rows), "application/vnd.apache.parquet")
         picture = matrix_png(rows, engine_names, workload_ids)

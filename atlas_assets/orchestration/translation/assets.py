@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Optional
 
 import dagster as dg
-import orjson
 from pydantic import Field
 
+from atlas_assets.core.documents import parse_document
 from atlas_assets.evals.engines import Engine, load_engines_report
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
 from atlas_assets.orchestration.versions import code_version, source_files
+from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.leaderboard import leaderboard
 from atlas_assets.translation.report import run_facts
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
@@ -155,7 +156,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
     def translation_leaderboard(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
         keys = [f"{PREFIX}/{engine}/{corpus_id}/{CARD}" for corpus_id in sorted(translation.corpus_paths()) for engine in sorted(translation.engines())]
-        board = leaderboard([orjson.loads(store.get_bytes(key)) for key in keys if store.exists(key)])
+        board = leaderboard([parse_document(store.uri(key), store.get_bytes(key), RunCard, dg.Failure) for key in keys if store.exists(key)])
         return dg.MaterializeResult(
             data_version=dg.DataVersion(board.sha256),
             metadata={"leaderboard": dg.MetadataValue.md(board.markdown or "no run cards yet"), "runs": dg.MetadataValue.int(board.runs)},
