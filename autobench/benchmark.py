@@ -192,51 +192,54 @@ async def _run_cells(
         matrix = f"{len(spec.variants)} variants x {len(dataset.cases)} cases, concurrency {spec.run.concurrency}"
         start = f"resuming, {counts.resumed} cells already recorded, {len(todo)} to run" if counts.resumed else f"{len(todo)} cells to run"
         progress.log("start", f"{name}: {start} ({matrix})", final=True)
-    results.parent.mkdir(parents=True, exist_ok=True)
-    lock = asyncio.Lock()
-    semaphore = asyncio.Semaphore(spec.run.concurrency)
-    with open(results, "ab") as sink:
-        async def cell(variant: str, config: Mapping[str, Any], vsha: str, case: Case, csha: str) -> None:
-            async with semaphore:
-                start = time.perf_counter()
-                error, value = None, None
-                try:
-                    value = await _call(fn, case, config)
-                    output, passed, score = _score(case, value)
-                except Exception as exc:  # noqa: BLE001 - a failing cell is a result
-                    output, passed, score, error = None, False, 0.0, f"{type(exc).__name__}: {exc}"
-                latency = time.perf_counter() - start
-                mine = judged.get(case.id) or ()
+    async with contextlib.AsyncExitStack() as stack:
+        if todo:  # start what the evaluators need (an LLM judge's engine) once, before any cell
+            used = {id(e): e for item in todo for e in judged.get(item[3].id) or ()}
+            try:
+                await evals.open_all(list(used.values()), stack, spec.run.concurrency)
+            except evals.EvaluatorConfigError as exc:
+                raise BenchmarkError(str(exc)) from None
+        results.parent.mkdir(parents=True, exist_ok=True)
+        lock = asyncio.Lock()
+        semaphore = asyncio.Semaphore(spec.run.concurrency)
+        with open(results, "ab") as sink:
+            async def cell(variant: str, config: Mapping[str, Any], vsha: str, case: Case, csha: str) -> None:
+                async with semaphore:
+                    start = time.perf_counter()
+                    error, value = None, None
+                    try:
+                        value = await _call(fn, case, config)
+                        output, passed, score = _score(case, value)
+                    except Exception as exc:  # noqa: BLE001 - a failing cell is a result
+                        output, passed, score, error = None, False, 0.0, f"{type(exc).__name__}: {exc}"
+                    latency = time.perf_counter() - start
+                    mine = judged.get(case.id) or ()
+                    if mine:
+                        records = await evals.evaluate_all(mine, case, output, latency, error) + _task_record(value)
+                        passed, score = evals.cell_verdict(records)
+                        passed = passed and error is None
+                row = {
+                    "benchmark": name, "dataset_id": dataset.id, "dataset_version": dataset.version, "dataset_sha256": dataset.sha256,
+                    "variant": variant, "variant_config_sha256": vsha, "case_id": case.id, "case_sha256": csha,
+                    "output": output, "passed": passed, "score": score, "latency_s": round(latency, 6), "error": error,
+                }
                 if mine:
-                    records = await evals.evaluate_all(mine, case, output, latency, error) + _task_record(value)
-                    passed, score = evals.cell_verdict(records)
-                    passed = passed and error is None
-            row = {
-                "benchmark": name, "dataset_id": dataset.id, "dataset_version": dataset.version, "dataset_sha256": dataset.sha256,
-                "variant": variant, "variant_config_sha256": vsha, "case_id": case.id, "case_sha256": csha,
-                "output": output, "passed": passed, "score": score, "latency_s": round(latency, 6), "error": error,
-            }
-            if mine:
-                row.update(evaluators=records, evaluators_sha256=esha[case.id])
-            line = json.dumps(row, sort_keys=True, default=str).encode() + b"\n"
-            async with lock:
-                sink.write(line)
-                sink.flush()
-                os.fsync(sink.fileno())
-                counts.count(passed, error is not None)
-            if progress is not None:
-                progress.log("cells", lambda: counts.line(name))
+                    row.update(evaluators=records, evaluators_sha256=esha[case.id])
+                line = json.dumps(row, sort_keys=True, default=str).encode() + b"\n"
+                async with lock:
+                    sink.write(line)
+                    sink.flush()
+                    os.fsync(sink.fileno())
+                    counts.count(passed, error is not None)
+                if progress is not None:
+                    progress.log("cells", lambda: counts.line(name))
 
-        counts.start()
-        try:
-            async with contextlib.AsyncExitStack() as stack:
-                if todo:  # start what the evaluators need (an LLM judge's engine) once, for this run
-                    used = {id(e): e for item in todo for e in judged.get(item[3].id) or ()}
-                    await evals.open_all(list(used.values()), stack, spec.run.concurrency)
+            counts.start()
+            try:
                 await asyncio.gather(*(cell(*item) for item in todo))
-        finally:
-            if progress is not None:
-                progress.log("cells", counts.line(name, final=True), final=True)
+            finally:
+                if progress is not None:
+                    progress.log("cells", counts.line(name, final=True), final=True)
 
 
 def _matrix_rows(

@@ -322,8 +322,11 @@ class LLMJudge(Evaluator):
     async def open(self, stack: contextlib.AsyncExitStack, concurrency: int) -> None:
         from atlas_assets.evals.send import connect, serve
 
-        base_url = stack.enter_context(serve(self.engine))
-        self.connected = await stack.enter_async_context(connect(self.engine, base_url, concurrency))
+        try:
+            base_url = stack.enter_context(serve(self.engine))
+            self.connected = await stack.enter_async_context(connect(self.engine, base_url, concurrency))
+        except Exception as exc:  # noqa: BLE001 - an engine that cannot start or answer refuses the run
+            raise EvaluatorConfigError(f"{self.where}.engine: cannot reach {self.options.engine}: {type(exc).__name__}: {exc}") from None
 
     def _user(self, case: Case, output: Any) -> str:
         parts = ([_block("input", case.input)] if self.options.include_input else []) + (

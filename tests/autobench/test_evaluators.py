@@ -17,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from atlas_assets.simulator import start_simulator
 from autobench import Case, compare
 from autobench import evaluators as ev
+from autobench.benchmark import benchmark_facts
 from tests.autobench.conftest import run_cli
 
 CASE = Case(id="c1", input={"message": "Refund a duplicate charge"}, expected={"route": "billing"})
@@ -242,6 +243,8 @@ def test_mixed_evaluators_end_to_end_through_the_cli(tmp_path: Path, sim) -> Non
     assert tests["is-instance"]["p_value"] == 1.0
     assert "paired comparisons" in done.stdout and "equals-expected: current better than worse; 12 vs 0" in done.stdout
     assert "llm-judge" in done.stdout
+    facts = {f.key: f.value for f in benchmark_facts(summary)}
+    assert "| current | equals-expected | 100.0% |" in facts["evaluators"] and "equals-expected: current better" in facts["pairwise"]
 
     again = run_cli("run", str(bench), cwd=tmp_path)  # resume: nothing re-run
     assert again.returncode == 0 and "resuming, 24 cells already recorded, 0 to run" in again.stderr
@@ -263,6 +266,8 @@ def test_bad_evaluators_refuse_the_run_naming_the_field(tmp_path: Path, request_
         ("    evaluators: [{python: missing_module_x:f}]\n", "benchmark.routing.evaluators.0.python.function: cannot load missing_module_x:f"),
         ("    evaluators: [{contains: {}}]\n", "benchmark.routing.evaluators.0: contains.value: Field required"),
         ("    case_evaluators: {no-such-case: [equals-expected]}\n", "benchmark.routing.case_evaluators: no case 'no-such-case'"),
+        ("    evaluators: [{llm-judge: {rubric: r, engine: 'http://127.0.0.1:9/v1', timeout_s: 2}}]\n",
+         "benchmark.routing.evaluators.0.llm-judge.engine: cannot reach http://127.0.0.1:9/v1"),
     ]
     for extra, says in cases:
         (tmp_path / "b.yaml").write_text(base + extra)
