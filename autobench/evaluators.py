@@ -229,6 +229,8 @@ def coerce_result(value: Any) -> EvaluatorResult:
     reason = ""
     if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[1], str):
         value, reason = value
+    if type(value).__module__ == "numpy" and callable(getattr(value, "item", None)) and getattr(value, "ndim", 1) == 0:
+        value = value.item()  # a numpy bool or number (numpy.bool_ is no bool)
     if isinstance(value, bool):
         return EvaluatorResult(value, reason or f"returned {value}")
     if isinstance(value, int | float) and math.isfinite(value):
@@ -421,8 +423,10 @@ def _parts(entry: Any) -> tuple[type[Evaluator], Options]:
 
 
 def spec_json(entries: Sequence[Any]) -> list[Any]:
-    """The entries as JSON (what a cell's `evaluators_sha256` digests)."""
-    return [e if isinstance(e, str) else e.model_dump(mode="json", by_alias=True) for e in entries]
+    """The entries as JSON without their defaults (what a cell's `evaluators_sha256` digests:
+    `contains: x` and `contains: {value: x, case_sensitive: true}` are one evaluator, and a
+    bare name is `{name: {}}`)."""
+    return [{e: {}} if isinstance(e, str) else e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in entries]
 
 
 def build(entries: Sequence[Any], where: str, base: Path) -> list[Evaluator]:

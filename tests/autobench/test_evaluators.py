@@ -93,6 +93,13 @@ def test_config_errors_that_need_more_than_the_schema(tmp_path: Path) -> None:
         _one({"contains": {"value": "a", "label": "passed"}})
 
 
+def test_an_entrys_identity_ignores_how_it_is_written() -> None:
+    same = [ENTRY.validate_python(e) for e in ({"contains": "x"}, {"contains": {"value": "x", "case_sensitive": True, "label": None}})]
+    assert ev.spec_json(same[:1]) == ev.spec_json(same[1:]) == [{"contains": {"value": "x"}}]
+    assert ev.spec_json([ENTRY.validate_python("equals-expected")]) == ev.spec_json([ENTRY.validate_python({"equals-expected": {}})])
+    assert ev.spec_json([ENTRY.validate_python({"contains": {"value": "x", "case_sensitive": False}})]) != ev.spec_json(same[:1])
+
+
 def test_python_evaluator_results_errors_and_garbage(tmp_path: Path) -> None:
     (tmp_path / "my_checks_eval.py").write_text(
         "import asyncio\n"
@@ -107,6 +114,10 @@ def test_python_evaluator_results_errors_and_garbage(tmp_path: Path) -> None:
     assert _run({"python": "my_checks_eval:graded"}, None, base=tmp_path) == ev.EvaluatorResult(0.25, "partly")
     assert _run({"python": "my_checks_eval:flag"}, {"route": "billing"}, base=tmp_path).score is True
     assert _run({"python": "my_checks_eval:later"}, None, base=tmp_path).score == 0.5
+    import numpy as np
+
+    assert ev.coerce_result(np.bool_(True)).score is True and ev.coerce_result((np.float64(0.5), "half")) == ev.EvaluatorResult(0.5, "half")
+    assert ev.coerce_result(np.array([1, 2])).error
     for name in ("garbage", "nan"):
         result = _run({"python": f"my_checks_eval:{name}"}, None, base=tmp_path)
         assert result.error and result.score is False and "expected a bool, a number or (score, reason)" in result.reason
