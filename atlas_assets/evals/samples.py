@@ -162,11 +162,20 @@ td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-alig
 tr.wrong td:nth-child(2){color:#b3261e}tr.failed td:nth-child(2){color:#8a5a00}pre{white-space:pre-wrap;background:#f6f6f6;padding:8px}
 .bar button{margin-right:6px}summary{cursor:pointer}"""
 _SCRIPT = """function show(v){document.querySelectorAll('tbody tr.s').forEach(function(r){
-r.style.display=(v==='all'||r.className.indexOf(v)>=0)?'':'none'});document.getElementById('shown').textContent=v}"""
+r.style.display=(v==='all'||r.className.indexOf(v)>=0)?'':'none'});document.getElementById('shown').textContent=v}
+function openTarget(){var d=document.getElementById(decodeURIComponent(location.hash.slice(1)));if(d&&d.tagName==='DETAILS')d.open=true}
+window.addEventListener('hashchange',openTarget);window.addEventListener('DOMContentLoaded',openTarget)"""
+CELL_LIMIT = 160  # characters of a table cell (the row's details hold the whole value)
 
 
 def _clip(text: str, limit: int = PAGE_TEXT_LIMIT) -> str:
     return text if len(text) <= limit else f"{text[:limit]}\n… ({len(text) - limit:,} more characters: atlas eval show)"
+
+
+def _cell(value: object) -> str:
+    """A table cell's text: "—" for nothing, long values cut (the details show them whole)."""
+    text = "—" if value is None else str(value)
+    return html.escape(text if len(text) <= CELL_LIMIT else text[:CELL_LIMIT] + "…")
 
 
 def render_html(run: Run, other: Run | None = None) -> str:
@@ -177,7 +186,7 @@ def render_html(run: Run, other: Run | None = None) -> str:
     for s in run.samples:
         rows.append(
             f"<tr class='s {s.verdict}'><td><a href='#{e(s.id)}'>{e(s.id)}</a></td><td>{s.verdict}</td>"
-            f"<td>{e(str(s.expected))}</td><td>{e(str(s.extracted))}</td><td>{e(s.reason[:160])}</td></tr>"
+            f"<td>{_cell(s.expected)}</td><td>{_cell(s.extracted)}</td><td>{_cell(s.reason)}</td></tr>"
         )
     details = [
         f"<details id='{e(s.id)}'><summary>{e(s.id)} · {s.verdict} · {e(s.reason[:120])}</summary>"
@@ -189,12 +198,12 @@ def render_html(run: Run, other: Run | None = None) -> str:
     if other is not None:
         pairs = differing(run, other)
         items = "".join(
-            f"<tr><td>{e(a.id)}</td><td>{a.verdict}: {e(str(a.extracted))}</td><td>{b.verdict}: {e(str(b.extracted))}</td>"
-            f"<td>{e(str(a.expected))}</td></tr>"
+            f"<tr><td><a href='#{e(a.id)}'>{e(a.id)}</a></td><td>{a.verdict}: {_cell(a.extracted)}</td>"
+            f"<td>{b.verdict}: {_cell(b.extracted)}</td><td>{_cell(a.expected)}</td></tr>"
             for a, b in pairs
         )
         versus = (f"<h2>Against {e(other.title)}: {len(pairs)} rows differ</h2><table><thead><tr><th>row</th><th>this run</th>"
-                  f"<th>other run</th><th>expected</th></tr></thead><tbody>{items}</tbody></table>")
+                  f"<th>other run</th><th>expected</th></tr></thead><tbody>{items}</tbody></table><h2>This run's rows</h2>")
     accuracy = run.results.scores.accuracy if run.results.scores else None
     summary = (f"<p>accuracy <b>{'—' if accuracy is None else f'{accuracy * 100:.1f} %'}</b> · "
                f"{counts['right']} right · {counts['wrong']} wrong · {counts['failed']} failed · "

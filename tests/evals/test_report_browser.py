@@ -180,13 +180,14 @@ def test_a_rows_details_open_on_click(page, runs):
     page.poll(f"location.hash === '#{row_id}'", "jump to the row's details")
     top = page.evaluate(f"{details}.getBoundingClientRect().top")
     assert 0 <= top < page.evaluate("innerHeight"), f"the details of {row_id} are not in view after the jump (top {top})"
-    page.click(f"details[id='{row_id}'] > summary")
-    assert page.evaluate(f"{details}.open") is True
+    assert page.evaluate(f"{details}.open") is True  # the jump opens them
     output = page.evaluate(f"(function(){{var p={details}.querySelectorAll('pre')[1];"
                            "return [p.textContent, p.getClientRects().length>0]})()")
     assert output == [records[row_id]["content"], True]
     page.click(f"details[id='{row_id}'] > summary")
     assert page.evaluate(f"{details}.open") is False
+    page.click(f"details[id='{row_id}'] > summary")
+    assert page.evaluate(f"{details}.open") is True
 
 
 def test_hostile_model_output_does_not_run_and_is_shown_as_text(page, runs):
@@ -227,6 +228,8 @@ def test_the_vs_page_shows_the_rows_whose_verdict_differs(page, runs, tmp_path):
     for row_id, this, other, answer in listed:
         mine = "failed" if expected[row_id] == "failed" else "wrong"
         assert this.startswith(f"{mine}:") and other.startswith("right:"), (row_id, this, other)
+        assert mine != "failed" or this == "failed: —", this  # nothing extracted reads as a dash, never "None"
+        assert len(this) <= len(f"{mine}: ") + samples.CELL_LIMIT + 1  # the hostile output is cut in the table
         assert answer == str(2 * int(row_id[2:]) + 1)
     page.click(".bar button:nth-of-type(2)")  # the verdict filter is for the run's own rows, not the differences
     assert len(page.evaluate(versus)) == len(expected)

@@ -109,3 +109,11 @@ def test_torn_and_huge_checkpoint_lines_are_skipped(two_runs, tmp_path):
         handle.write(b"\xff\xfe" + b"x" * 5_000_000 + b"\n[1, 2]\n{\"id\": 5}\n")
     run = samples.load_run(copy)
     assert len(run.samples) == 20 and all(s.record is not None for s in run.samples)
+
+
+def test_a_table_cell_is_escaped_cut_and_never_reads_none():
+    from atlas_assets.evals.samples import CELL_LIMIT, _cell
+
+    assert _cell(None) == "—"
+    assert _cell("<b>" + "x" * 500) == "&lt;b&gt;" + "x" * (CELL_LIMIT - 3) + "…"
+    assert _cell(42) == "42"
