@@ -47,15 +47,12 @@ def load_callable(spec: str, search: Sequence[Path] = ()) -> Callable[..., Any]:
 
 def _generate(args: argparse.Namespace) -> int:
     from autobench import files
-    from autobench.generation import generate_dataset_sync, output_paths, write_generation_result
+    from autobench.generation import PublicationError, generate_dataset_sync, output_paths, write_generation_result
     from autobench.progress import TtyProgress, listening
 
     paths = output_paths(args.output)
     try:
         request = files.load_request(args.request)
-    except FileNotFoundError:
-        print(f"autobench: error: request file not found: {args.request}", file=sys.stderr)
-        return EXIT_FAILED
     except files.DocumentError as exc:
         print(f"autobench: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -82,7 +79,7 @@ def _generate(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     try:
         written = write_generation_result(result, paths.dataset, force=args.force)
-    except FileExistsError as exc:  # appeared while generating
+    except (FileExistsError, PublicationError) as exc:  # appeared while generating / edited result
         print(f"autobench: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     counts = result.review_counts
@@ -93,6 +90,8 @@ def _generate(args: argparse.Namespace) -> int:
         return EXIT_INCOMPLETE
     print(f"wrote {written.dataset} (sha256 {result.dataset_sha256}, {len(result.published_cases)} published)")
     print(f"wrote {written.manifest} ({summary}, determinism {result.batch.determinism.value})")
+    if written.removed_incomplete:
+        print(f"removed {written.removed_incomplete} (the sidecar of an earlier incomplete generation)")
     return EXIT_OK
 
 

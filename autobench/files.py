@@ -12,13 +12,13 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, ValidationError
 
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import AssetKeyPart
+from autobench import yamlio
 from autobench.evaluators import EvaluatorSpec
-from autobench.models import Case, CaseGeneratorInput, GenerationCost, GenerationDeterminism, GenerationUsage, ReviewStatus
+from autobench.models import Case, CaseGeneratorInput, GenerationCost, Seed, GenerationDeterminism, GenerationUsage, ReviewStatus
 
 SCHEMA_VERSION = "0.3.0"
 SCHEMA_DIR = Path("schemas") / SCHEMA_VERSION
@@ -45,7 +45,7 @@ class PromptSpec(_Doc):
 
 
 class RequestSpec(_Doc):
-    seed: Optional[int] = None
+    seed: Optional[Seed] = None
     prompt: Optional[Union[PromptSpec, str]] = None
     settings: dict[str, JsonValue] = Field(default_factory=dict)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
@@ -132,7 +132,7 @@ class SeedCaseRef(_Doc):
 
 class ManifestRequest(_Doc):
     sha256: str = Field(description="Covers seed, seed cases, prompt, prompt version, settings, metadata.")
-    seed: Optional[int] = None
+    seed: Optional[Seed] = None
     prompt_sha256: Optional[str] = Field(default=None, description="sha256 of the prompt text (the text itself is not stored).")
     prompt_asset_version: Optional[str] = None
     settings: dict[str, JsonValue] = Field(default_factory=dict)
@@ -193,7 +193,7 @@ class BenchmarkDataset(_Doc):
 
 class BenchmarkRun(_Doc):
     python: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$", description="module:function called per case x variant.")
-    concurrency: int = Field(default=4, ge=1)
+    concurrency: StrictInt = Field(default=4, ge=1)
 
 
 class BenchmarkSpec(_Doc):
@@ -211,23 +211,7 @@ class BenchmarkFile(_Doc):
 
 # --- YAML io -------------------------------------------------------------------------------
 
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value and value == value.rstrip(" ") and "\r" not in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
-
-
-def dump_yaml(document: Any, schema_comment: str | None = None) -> bytes:
-    body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
-    head = f"# yaml-language-server: $schema={schema_comment}\n" if schema_comment else ""
-    return (head + body).encode("utf-8")
+dump_yaml = yamlio.dump_yaml
 
 
 def schema_ref(document_path: Path, schema_name: str) -> str:
@@ -240,33 +224,43 @@ def schema_ref(document_path: Path, schema_name: str) -> str:
     return (SCHEMA_DIR / schema_name).as_posix()
 
 
-def describe(exc: ValidationError, prefix: str = "") -> str:
+def describe(exc: ValidationError, prefix: str = "", node: Any = None, base: tuple[Any, ...] = ()) -> str:
+    """One line per error, `  <field>: <message>`, with ` (line N)` when `node` (the composed
+    document) locates the field (`base` + the error's location)."""
     lines = []
     for error in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in error["loc"]) or "(document)"
-        lines.append(f"  {prefix}{loc}: {error['msg']}")
+        line = yamlio.line_of(node, (*base, *error["loc"])) if node is not None else None
+        lines.append(f"  {prefix}{loc}: {error['msg']}" + (f" (line {line})" if line else ""))
     return "\n".join(lines)
 
 
 def load_document(path: str | Path, model: type[BaseModel]) -> Any:
-    """Parse YAML and validate it against `model`; DocumentError names the field(s)."""
+    """Read YAML with the safe loader (`autobench.yamlio`) and validate it against `model`;
+    DocumentError names the file, the field(s) and their lines."""
+    document, _ = load_document_node(path, model)
+    return document
+
+
+def load_document_node(path: str | Path, model: type[BaseModel]) -> tuple[Any, Any]:
+    """`load_document` and the composed YAML node tree (for the lines of later errors)."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise DocumentError(f"{path}: not valid YAML: {exc}") from None
+        raw, node = yamlio.read_yaml(path)
+    except yamlio.YamlError as exc:
+        raise DocumentError(str(exc)) from None
     try:
-        return model.model_validate(raw)
+        return model.model_validate(raw), node
     except ValidationError as exc:
-        raise DocumentError(f"{path}: invalid {model.model_config.get('title', model.__name__)}:\n{describe(exc)}") from None
+        raise DocumentError(f"{path}: invalid {model.model_config.get('title', model.__name__)}:\n{describe(exc, node=node)}") from None
 
 
 def load_request(path: str | Path) -> CaseGeneratorInput:
-    document = load_document(path, GenerationRequestFile)
+    document, node = load_document_node(path, GenerationRequestFile)
     try:
         return document.to_input()
     except ValidationError as exc:
-        raise DocumentError(f"{path}: invalid generation request:\n{describe(exc, 'generation.request.')}") from None
+        raise DocumentError(f"{path}: invalid generation request:\n{describe(exc, 'generation.request.', node, ('generation', 'request'))}") from None
 
 
 # --- hashes ----------------------------------------------------------------------------------

@@ -17,24 +17,26 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.core.progress import ProgressLog
 from autobench import files
-from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, ReviewStatus
+from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, GeneratedCaseReview, ReviewStatus
 from autobench.progress import GenerationProgress, listening
 
 __all__ = [
     "CaseGenerator",
     "CaseRecord",
     "GenerationResult",
+    "PublicationError",
     "WrittenGeneration",
     "generate_dataset",
     "generate_dataset_sync",
     "output_paths",
     "request_sha256",
+    "revalidated",
     "write_generation_result",
 ]
 
@@ -61,8 +63,9 @@ class CaseRecord(BaseModel):
 
 def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
     out = []
+    reviews = {review.case_id: review for review in batch.reviews}  # one lookup per case, not a scan
     for case in batch.cases:
-        review = batch.review_of(case.id)
+        review = reviews.get(case.id) or GeneratedCaseReview(case_id=case.id, status=ReviewStatus.CANDIDATE)
         out.append(
             CaseRecord(
                 case=case,
@@ -363,17 +366,27 @@ class WrittenGeneration:
     dataset: Optional[Path]
     manifest: Optional[Path]
     incomplete: Optional[Path]
+    removed_incomplete: Optional[Path] = None  # a stale <stem>.incomplete.yaml a complete publication removed
+
+
+class PublicationError(ValueError):
+    """A result that no longer validates (edited after it was built); nothing was written."""
 
 
 def write_generation_result(result: GenerationResult, path: str | Path, *, force: bool = False) -> WrittenGeneration:
     """Publish a result next to `path`.
 
+    The result is validated again first, from its own fields (PublicationError, nothing
+    written, when it no longer validates: a result edited after it was built, e.g. through
+    `model_copy(update=...)` or its mutable `dataset` mapping, cannot be published).
     Complete: writes the dataset YAML at `path` and `<stem>.generation.yaml`; refuses
     (FileExistsError, nothing written) when either exists, unless `force`, which replaces
-    both. Incomplete: writes only `<stem>.incomplete.yaml` (always replaced: it is an
-    inspection sidecar) and never touches the dataset or its manifest, even with `force`.
-    Every file is written atomically.
+    both; then removes a stale `<stem>.incomplete.yaml` of an earlier incomplete run.
+    Incomplete: writes only `<stem>.incomplete.yaml` (always replaced: it is an inspection
+    sidecar) and never touches the dataset or its manifest, even with `force`. Every file is
+    written atomically.
     """
+    result = revalidated(result)
     paths = output_paths(path)
     if not result.complete:
         atomic_write_bytes(paths.incomplete, result.manifest_yaml(paths.incomplete))
@@ -387,4 +400,19 @@ def write_generation_result(result: GenerationResult, path: str | Path, *, force
     manifest_bytes = result.manifest_yaml(paths.manifest)
     atomic_write_bytes(paths.dataset, dataset_bytes)
     atomic_write_bytes(paths.manifest, manifest_bytes)
-    return WrittenGeneration(True, paths.dataset, paths.manifest, None)
+    removed = None
+    if paths.incomplete.is_file():
+        paths.incomplete.unlink()
+        removed = paths.incomplete
+    return WrittenGeneration(True, paths.dataset, paths.manifest, None, removed)
+
+
+def revalidated(result: GenerationResult) -> GenerationResult:
+    """`result` built again from its fields, every check of `GenerationResult` rerun."""
+    if not isinstance(result, GenerationResult):
+        raise PublicationError(f"expected a GenerationResult, got {type(result).__name__}")
+    try:
+        return GenerationResult.model_validate(result.model_dump(round_trip=True))
+    except ValidationError as exc:
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors(include_url=False)[:3])
+        raise PublicationError(f"refusing to publish: the generation result no longer validates (edited after it was built?): {problems}") from None

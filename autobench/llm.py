@@ -38,13 +38,13 @@ from typing import Any, Iterator, Mapping, Optional
 
 import jsonschema
 import orjson
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.evals.client import Completion
 from atlas_assets.evals.engines import Engine, resolve_engine
 from atlas_assets.evals.send import Connected, connect, listed_models, send_all, serve
+from autobench import yamlio
 from autobench.models import (
     Case,
     CaseGeneratorInput,
@@ -67,7 +67,7 @@ class Price(BaseModel):
 
 
 def load_prices(path: str | Path | None = None) -> dict[str, Price]:
-    data = yaml.safe_load(Path(path or DEFAULT_PRICE_TABLE).read_text()) or {}
+    data = yamlio.read_yaml(path or DEFAULT_PRICE_TABLE)[0] or {}
     return {name: Price.model_validate(body) for name, body in (data.get("prices") or {}).items()}
 
 
@@ -75,12 +75,12 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     engine: str
     model: Optional[str] = None
-    count: int = Field(10, ge=1)
-    per_request: int = Field(5, ge=1, le=50)
-    max_requests: int = Field(10, ge=1)
+    count: StrictInt = Field(10, ge=1)
+    per_request: StrictInt = Field(5, ge=1, le=50)
+    max_requests: StrictInt = Field(10, ge=1)
     max_cost: Optional[float] = Field(None, ge=0)
     temperature: float = 0.7
-    max_tokens: int = Field(4096, ge=1)
+    max_tokens: StrictInt = Field(4096, ge=1)
     case_schema: Optional[dict[str, Any]] = None
     price_table: Optional[str] = None
     timeout_s: float = Field(120, gt=0)

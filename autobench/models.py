@@ -7,9 +7,9 @@ one `CaseGeneratorInput` and returns one `GeneratedCaseBatch`; no Dagster import
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, field_validator, model_validator
 
 __all__ = [
     "Case",
@@ -20,6 +20,12 @@ __all__ = [
     "GenerationDeterminism",
     "GenerationUsage",
     "ReviewStatus",
+    "Seed",
+]
+
+Seed = Annotated[
+    StrictInt,
+    Field(ge=-(2**63), le=2**63 - 1, description="A signed 64-bit integer (true/false and \"17\" are not integers)."),
 ]
 
 
@@ -62,7 +68,7 @@ class Case(_Frozen):
 class CaseGeneratorInput(_Frozen):
     """What a generator receives. The request hash covers every field."""
 
-    seed: Optional[int] = None
+    seed: Optional[Seed] = None
     prompt: Optional[str] = None
     prompt_asset_version: Optional[str] = None
     settings: dict[str, JsonValue] = Field(default_factory=dict)
@@ -91,9 +97,9 @@ class GeneratedCaseReview(_Frozen):
 
 
 class GenerationUsage(_Frozen):
-    input_tokens: int = Field(default=0, ge=0)
-    output_tokens: int = Field(default=0, ge=0)
-    requests: int = Field(default=0, ge=0)
+    input_tokens: StrictInt = Field(default=0, ge=0)
+    output_tokens: StrictInt = Field(default=0, ge=0)
+    requests: StrictInt = Field(default=0, ge=0)
 
 
 class GenerationCost(_Frozen):

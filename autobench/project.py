@@ -11,7 +11,7 @@ asset's key, so both obey atlas_assets/core/names.py.
 
 `load_project` refuses a project file with any problem; `load_project_report` keeps what
 validates -- the generations, and the benchmarks of every benchmark file -- and reports the
-rest, for the Dagster load path.
+rest, for the Dagster load path. Both read YAML with `autobench.yamlio` (the safe loader).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from atlas_assets.core.names import PartitionKey
-from atlas_assets.core.problems import FileProblem, field_path, line_of, load_entries
-from autobench import files
+from atlas_assets.core.problems import FileProblem, field_path, line_of, validate_entries
+from autobench import files, yamlio
 
 ENV_PROJECT = "AUTOBENCH_PROJECT"
 DEFAULT_PROJECT = Path(__file__).resolve().parent / "examples" / "autobench.yaml"
@@ -70,12 +71,12 @@ def load_project_report(path: Path | None = None) -> ProjectReport:
     generation id or benchmark name included; of two benchmarks with one name, the first is
     kept). A project file that cannot be read or has a bad `benchmarks` list yields none."""
     path = path or project_path()
-    project, problems = load_entries(path, ProjectFile, "generations")
+    project, problems = _load_entries(path, ProjectFile, "generations")
     project = project or ProjectFile()
     benchmarks: dict[str, tuple[Path, files.BenchmarkSpec]] = {}
     for relative in project.benchmarks:
         bench_file = path.parent / relative
-        document, found = load_entries(bench_file, files.BenchmarkFile, "benchmark")
+        document, found = _load_entries(bench_file, files.BenchmarkFile, "benchmark")
         problems.extend(found)
         for name, spec in document.benchmark.items() if document else ():
             if name in benchmarks:
@@ -85,3 +86,14 @@ def load_project_report(path: Path | None = None) -> ProjectReport:
             else:
                 benchmarks[name] = (bench_file, spec)
     return ProjectReport(path.parent, project, benchmarks, problems)
+
+
+def _load_entries(path: Path, model: type[BaseModel], field: str) -> tuple[Any, list[FileProblem]]:
+    """`validate_entries` of a file read with Autobench's safe YAML loader."""
+    try:
+        data, _ = yamlio.read_yaml(path)
+    except yamlio.YamlError as exc:
+        return None, [FileProblem(str(path), None, str(exc).removeprefix(f"{path}: "))]
+    if data is None:
+        return None, [FileProblem(str(path), None, "the file is empty")]
+    return validate_entries(path, data, model, field)

@@ -254,9 +254,13 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
             raise dg.Failure(f"incomplete generation ({result.batch.incomplete_reason}); wrote only {sidecar.uri}")
         stored = store.put_bytes(data_path, result.dataset_yaml(), "application/yaml")
         store.put_bytes(published_manifest, manifest_bytes, "application/yaml")
+        stale = {}
+        if store.exists(incomplete):  # the store cannot delete: report the earlier run's sidecar
+            stale = {"stale_incomplete_sidecar": store.uri(incomplete)}
+            context.log.warning(f"{store.uri(incomplete)} is the sidecar of an earlier incomplete generation, not of this dataset")
         return dg.MaterializeResult(
             data_version=dg.DataVersion(result.dataset_sha256 or ""),
-            metadata={"sha256": result.dataset_sha256, "uri": stored.uri, "cases": len(result.published_cases)},
+            metadata={"sha256": result.dataset_sha256, "uri": stored.uri, "cases": len(result.published_cases), **stale},
         )
 
     return [generation_request, generated_batch, review_manifest, dataset]

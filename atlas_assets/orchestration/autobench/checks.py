@@ -4,16 +4,21 @@ generated dataset can be published."""
 import warnings
 
 import dagster as dg
-import yaml
 
 from atlas_assets.orchestration.autobench.assets import MANIFEST_KEY, load_result, manifest_path, partitions_def, review_problems
 from atlas_assets.orchestration.resources import ArtifactStoreResource
+from autobench import yamlio
 
 
 def review_projection(context: dg.AssetCheckExecutionContext, artifact_store: ArtifactStoreResource) -> dg.AssetCheckResult:
     gid = context.partition_key
     store = artifact_store.store()
-    problems = review_problems(yaml.safe_load(store.get_bytes(manifest_path(gid))), load_result(store, gid))
+    try:
+        manifest = yamlio.parse_yaml(store.get_bytes(manifest_path(gid)), manifest_path(gid))[0]
+    except yamlio.YamlError as exc:
+        problems = [str(exc)]
+    else:
+        problems = review_problems(manifest, load_result(store, gid))
     return dg.AssetCheckResult(passed=not problems, severity=dg.AssetCheckSeverity.ERROR,
                                metadata={"problems": "\n".join(problems) or "none"})
 

@@ -1,0 +1,234 @@
+"""The one way Autobench reads and writes YAML.
+
+Reading (`read_yaml(path)` for a file, `parse_yaml(data, name)` for bytes already read) is
+safe against hostile input, and every refusal is one `YamlError` line naming the file, and
+the line when there is one:
+
+- only a regular file is read: a directory, device, FIFO or socket is refused from its
+  `stat` before it is opened, and it is opened with O_NONBLOCK (a FIFO swapped in after the
+  check cannot block the read);
+- at most `max_bytes()` bytes (`MAX_YAML_BYTES`, 256 MiB; `$AUTOBENCH_MAX_YAML_BYTES`
+  overrides it);
+- UTF-8 only (the error gives the line and the offending byte);
+- YAML 1.1 safe tags only (PyYAML's safe loader, libyaml's parser when PyYAML has it);
+- a mapping with a duplicate key is refused (YAML says keys are unique; PyYAML would keep
+  the last one silently); merge keys (`<<`) may still be overridden;
+- an integer of more than `MAX_INT_DIGITS` digits is refused (Python refuses to convert it);
+- nesting deeper than `MAX_DEPTH` levels is refused;
+- aliases (`*name`) may add at most `MAX_ALIAS_NODES` nodes to the document, and an alias
+  inside its own anchor is refused, so an "alias bomb" is refused at once.
+
+Writing (`dump_yaml`) is deterministic: fixed key order, block style, multi-line strings as
+`|` blocks, width 100, UTF-8, an optional `# yaml-language-server: $schema=...` first line.
+Both directions use libyaml (CSafeLoader/CSafeDumper) when PyYAML was built with it
+(`yaml.__with_libyaml__`), else the pure-Python classes, with the same results.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+__all__ = [
+    "MAX_ALIAS_NODES",
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_YAML_BYTES",
+    "YamlError",
+    "dump_yaml",
+    "max_bytes",
+    "parse_yaml",
+    "read_bytes",
+    "read_yaml",
+]
+
+MAX_YAML_BYTES = 256 * 1024 * 1024
+MAX_DEPTH = 100
+MAX_ALIAS_NODES = 100_000
+MAX_INT_DIGITS = 4300  # Python's own int-from-text limit (sys.get_int_max_str_digits())
+ENV_MAX_BYTES = "AUTOBENCH_MAX_YAML_BYTES"
+WITH_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
+
+_BaseLoader: Any = yaml.CSafeLoader if WITH_LIBYAML else yaml.SafeLoader
+_BaseDumper: Any = yaml.CSafeDumper if WITH_LIBYAML else yaml.SafeDumper
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+class YamlError(ValueError):
+    """A YAML input that was refused; the message is one line naming the file."""
+
+
+def max_bytes() -> int:
+    value = os.environ.get(ENV_MAX_BYTES, "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else MAX_YAML_BYTES
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most `limit` (default `max_bytes()`) bytes, or YamlError."""
+    path, limit = Path(path), limit or max_bytes()
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise YamlError(f"{path}: cannot read: {_kind(info.st_mode)}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise YamlError(f"{path}: cannot read: no such file") from None
+    except OSError as exc:
+        raise YamlError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):  # replaced between the check and the open
+            raise YamlError(f"{path}: cannot read: {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise YamlError(f"{path}: refused: {info.st_size} bytes is more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise YamlError(f"{path}: refused: more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
+    return data
+
+
+def read_yaml(path: str | Path, limit: int | None = None) -> tuple[Any, Node | None]:
+    """`parse_yaml(read_bytes(path))`."""
+    return parse_yaml(read_bytes(path, limit), path, limit)
+
+
+def _text(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise YamlError(f"{name}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}") from None
+
+
+def parse_yaml(data: bytes, name: str | Path = "<bytes>", limit: int | None = None) -> tuple[Any, Node | None]:
+    """The document in `data` (None for an empty one) and its node tree (for `line_of`), or
+    YamlError naming `name`. `data` longer than `limit` (default `max_bytes()`) is refused."""
+    name, limit = str(name), limit or max_bytes()
+    if len(data) > limit:
+        raise YamlError(f"{name}: refused: {len(data)} bytes is more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
+    loader = _Loader(_text(data, name))
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        _check_tree(node)
+        return loader.construct_document(node), node
+    except yaml.MarkedYAMLError as exc:
+        where = exc.problem_mark or exc.context_mark
+        at = f" (line {where.line + 1})" if where is not None else ""
+        raise YamlError(f"{name}: not valid YAML: {exc.problem or exc.context}{at}") from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"{name}: not valid YAML: {exc}") from None
+    except RecursionError:  # the pure-Python composer on deep nesting
+        raise YamlError(f"{name}: not valid YAML: nested more than {MAX_DEPTH} levels deep") from None
+    finally:
+        loader.dispose()
+
+
+def _check_tree(root: Node) -> None:
+    """Depth and alias expansion of a composed document, without expanding it: each distinct
+    node is visited once (an alias is the same node object as its anchor)."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if isinstance(node, ScalarNode):
+            size[key], height[key] = 1, 1
+            continue
+        children = [n for pair in node.value for n in pair] if isinstance(node, MappingNode) else list(node.value)
+        if done:
+            open_nodes.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            height[key] = 1 + max((height[id(c)] for c in children), default=0)
+            if height[key] > MAX_DEPTH:
+                raise ConstructorError(None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark)
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            raise ConstructorError(None, None, "an alias refers to the node that contains it (recursive alias)", node.start_mark)
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in reversed(children):
+            if id(child) in open_nodes:
+                raise ConstructorError(None, None, "an alias refers to the node that contains it (recursive alias)", child.start_mark)
+            if id(child) not in size:
+                stack.append((child, False))
+    added = size[id(root)] - len(size)
+    if added > MAX_ALIAS_NODES:
+        raise ConstructorError(None, None, f"aliases expand the document by {added} nodes (the limit is {MAX_ALIAS_NODES})", root.start_mark)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    def construct_mapping(self, node: Node, deep: bool = False) -> dict[Any, Any]:
+        if isinstance(node, MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    duplicate = key in seen
+                except TypeError:
+                    raise ConstructorError("while constructing a mapping", node.start_mark, "found an unhashable key", key_node.start_mark) from None
+                if duplicate:
+                    raise ConstructorError(None, None, f"duplicate key {key!r} (keys of a mapping must be unique)", key_node.start_mark)
+                seen.add(key)
+        return SafeConstructor.construct_mapping(self, node, deep=deep)
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        digits = sum(ch.isalnum() for ch in str(node.value))
+        if digits > MAX_INT_DIGITS:
+            raise ConstructorError(None, None, f"an integer of {digits} digits (the limit is {MAX_INT_DIGITS})", node.start_mark)
+        try:
+            return SafeConstructor.construct_yaml_int(self, node)
+        except ValueError as exc:  # a lower sys.set_int_max_str_digits()
+            raise ConstructorError(None, None, f"an integer Python cannot read: {exc}", node.start_mark) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
+_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+
+
+class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
+    def represent_data(self, data: Any) -> Node:
+        """JSON-shaped data straight to nodes (block style, no anchors: a value written twice is
+        written twice); anything else through PyYAML's safe representer."""
+        kind = type(data)
+        if kind is str:
+            style = "|" if "\n" in data and data == data.rstrip(" ") and "\r" not in data else None
+            return ScalarNode(_STR, data, style=style)
+        if kind is dict:
+            return MappingNode(_MAP, [(self.represent_data(k), self.represent_data(v)) for k, v in data.items()], flow_style=False)
+        if kind is list or kind is tuple:
+            return SequenceNode(_SEQ, [self.represent_data(v) for v in data], flow_style=False)
+        return _BaseDumper.represent_data(self, data)
+
+
+def dump_yaml(document: Any, schema_comment: str | None = None) -> bytes:
+    body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    head = f"# yaml-language-server: $schema={schema_comment}\n" if schema_comment else ""
+    return (head + body).encode("utf-8")
+
+
+def line_of(node: Node | None, loc: Sequence[Any]) -> int | None:
+    """The 1-based line of field `loc` in a composed document (a missing field: its parent's)."""
+    from atlas_assets.core.problems import _line  # the project's one field-to-line lookup
+
+    return _line(node, loc)
