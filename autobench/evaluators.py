@@ -224,8 +224,9 @@ class PythonOptions(Options):
 def coerce_result(value: Any) -> EvaluatorResult:
     """What a python evaluator returned as a result: a bool, a finite number, (score,
     reason) or an EvaluatorResult; anything else is an error result saying what came back."""
-    if isinstance(value, EvaluatorResult):
-        return value
+    if isinstance(value, EvaluatorResult):  # its score and reason are checked like a tuple's
+        checked = coerce_result((value.score, value.reason))
+        return checked if checked.error else EvaluatorResult(checked.score, value.reason, value.error, dict(value.details))
     reason = ""
     if isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[1], str):
         value, reason = value
@@ -457,7 +458,7 @@ async def open_all(evaluators: Sequence[Evaluator], stack: contextlib.AsyncExitS
 def record(evaluator_name: str, label: str, result: EvaluatorResult) -> dict[str, Any]:
     reason = result.reason if len(result.reason) <= REASON_LIMIT else result.reason[: REASON_LIMIT - 1] + "…"
     row = {"name": label, "evaluator": evaluator_name, "score": result.score, "reason": reason}
-    return {**row, **({"error": True} if result.error else {}), **result.details}
+    return {**result.details, **row, **({"error": True} if result.error else {})}  # details never overwrite the result
 
 
 async def evaluate_all(

@@ -118,6 +118,8 @@ def test_python_evaluator_results_errors_and_garbage(tmp_path: Path) -> None:
 
     assert ev.coerce_result(np.bool_(True)).score is True and ev.coerce_result((np.float64(0.5), "half")) == ev.EvaluatorResult(0.5, "half")
     assert ev.coerce_result(np.array([1, 2])).error
+    assert ev.coerce_result(ev.EvaluatorResult("yes", "a string score")).error  # type: ignore[arg-type]
+    assert ev.coerce_result(ev.EvaluatorResult(1, "an int")).score == 1.0
     for name in ("garbage", "nan"):
         result = _run({"python": f"my_checks_eval:{name}"}, None, base=tmp_path)
         assert result.error and result.score is False and "expected a bool, a number or (score, reason)" in result.reason
