@@ -1,12 +1,8 @@
-"""The `autobench` command.
+"""Autobench: generate reviewed benchmark datasets, then run benchmarks on them.
 
-  autobench dataset generate MODULE:FUNCTION --request F --output F --id ID --version V [--force]
-  autobench run BENCHMARK.yaml [--benchmark NAME] [--results DIR]
-  autobench schemas [--check]
-
-Exit codes: 0 success; 1 failed operation (generator exception, invalid request, refused
-overwrite, refused dataset); 2 incomplete generation (only <stem>.incomplete.yaml was
-written); 64 command-line usage error.
+Generation is a separate, deliberate step (`autobench dataset generate`); `autobench run`
+only reads frozen, hash-verified datasets and never generates. Spec:
+specs/autobench-generated-datasets.md; the README's "Autobench" section.
 """
 
 from __future__ import annotations
@@ -113,25 +109,97 @@ def _run(args: argparse.Namespace) -> int:
 def _schemas(args: argparse.Namespace) -> int:
     from autobench import schemas
 
+    where = schemas.schema_dir(args.dir)
     if args.check:
-        stale = schemas.drift()
+        stale = schemas.drift(args.dir)
         if stale:
-            print("autobench: schemas out of date: " + ", ".join(stale) + " (run `autobench schemas`)", file=sys.stderr)
+            print(f"autobench: schemas in {where} out of date: " + ", ".join(stale) + " (run `autobench schemas`)", file=sys.stderr)
             return EXIT_FAILED
-        print("schemas up to date")
+        print(f"schemas up to date ({where})")
         return EXIT_OK
-    for path in schemas.write():
+    try:
+        written = schemas.write(args.dir)
+    except OSError as exc:
+        print(f"autobench: error: cannot write the schemas to {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
+    for path in written:
         print(f"wrote {path}")
     return EXIT_OK
 
 
+EXIT_CODES = """exit codes:
+  0   success
+  1   failed operation: unreadable or invalid input (named with its file and line), generator
+      exception or not importable, refused overwrite, refused dataset, failed check
+  2   incomplete generation: only <stem>.incomplete.yaml was written
+  64  command-line usage error (so 2 means only "incomplete")"""
+
+MAIN_EPILOG = f"""examples:
+  autobench dataset generate autobench.examples.routing:generate_cases \\
+      --request generation-request.yaml --output datasets/generated-routing.yaml \\
+      --id generated-routing --version v1
+  autobench run routing.benchmark.yaml
+  autobench schemas --check
+
+Every YAML input is read safely: regular UTF-8 files of at most 256 MiB
+($AUTOBENCH_MAX_YAML_BYTES), no duplicate keys, bounded aliases and nesting.
+AUTOBENCH_TRACEBACK=1 prints the traceback of a failed generation.
+
+{EXIT_CODES}"""
+
+GENERATE_EPILOG = f"""Runs MODULE:FUNCTION (sync or async; the current folder is importable) once on the
+request, validates the batch, and writes the dataset YAML at --output and its manifest
+<stem>.generation.yaml (the review state, provenance, usage, cost and hashes of every case,
+rejected ones included). Rejected cases are not published. An incomplete batch writes only
+<stem>.incomplete.yaml and leaves the dataset untouched, even with --force; a complete one
+removes a stale <stem>.incomplete.yaml.
+
+examples:
+  autobench dataset generate autobench.examples.routing:generate_cases \\
+      --request autobench/examples/generated-routing.request.yaml \\
+      --output datasets/generated-routing.yaml --id generated-routing --version v1
+  autobench dataset generate mygen:generate_cases --request r.yaml --output d.yaml \\
+      --id d --version v2 --force      # replace d.yaml and d.generation.yaml (both)
+
+{EXIT_CODES}"""
+
+RUN_EPILOG = f"""Runs every case x variant of each benchmark in the file (sync or async `run(case,
+variant_config)`), resuming recorded cells, and prints pass rate, mean score and latency per
+variant. The dataset must exist, match its sha256 and version: it is never generated.
+Results: <benchmark folder>/.autobench/results/<name>/results.jsonl and summary.json.
+
+examples:
+  autobench run autobench/examples/routing.benchmark.yaml
+  autobench run benchmarks.yaml --benchmark routing --results /tmp/results
+
+{EXIT_CODES}"""
+
+SCHEMAS_EPILOG = f"""The JSON Schemas of the YAML files, made from the models: generation_request_schema,
+dataset_schema, generation_manifest_schema and benchmark_schema (.json). They are package
+data (autobench/schema_files/0.3.0/). Written YAML starts with
+`# yaml-language-server: $schema=...`: relative when a folder above the file holds
+schemas/0.3.0/ (put a copy there with --dir), else the installed copy's file:// URI.
+
+examples:
+  autobench schemas --check            # the installed schemas match the models
+  autobench schemas --dir .            # write ./schemas/0.3.0/*.json for relative $schema lines
+  autobench schemas --check --dir .    # that copy is current
+
+{EXIT_CODES}"""
+
+_RAW = argparse.RawDescriptionHelpFormatter
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="autobench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG, formatter_class=_RAW)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
 
-    dataset = commands.add_parser("dataset", help="generated datasets")
+    dataset = commands.add_parser("dataset", help="generated datasets (see: autobench dataset generate --help)",
+                                  description="Generated datasets.", epilog=EXIT_CODES, formatter_class=_RAW)
     dataset_commands = dataset.add_subparsers(dest="dataset_command", metavar="COMMAND", required=True, parser_class=_Parser)
-    gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset")
+    gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset",
+                                      description="Run a case generator and publish a reviewed dataset.",
+                                      epilog=GENERATE_EPILOG, formatter_class=_RAW)
     gen.add_argument("generator", metavar="MODULE:FUNCTION", help="a sync or async generator callable")
     gen.add_argument("--request", required=True, type=Path, help="generation request YAML")
     gen.add_argument("--output", required=True, type=Path, help="dataset YAML to write (manifest: <stem>.generation.yaml)")
@@ -140,14 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--force", action="store_true", help="replace an existing dataset and its manifest (both)")
     gen.set_defaults(func=_generate)
 
-    run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)")
+    run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)",
+                              description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG, formatter_class=_RAW)
     run.add_argument("benchmark_file", metavar="BENCHMARK.yaml", type=Path)
     run.add_argument("--benchmark", action="append", help="only this benchmark (repeatable)")
     run.add_argument("--results", type=Path, help="results folder (default: <benchmark folder>/.autobench/results)")
     run.set_defaults(func=_run)
 
-    sch = commands.add_parser("schemas", help="write (or --check) the JSON Schemas under schemas/0.3.0/")
-    sch.add_argument("--check", action="store_true")
+    sch = commands.add_parser("schemas", help="write or --check the JSON Schemas",
+                              description="Write, or --check, the JSON Schemas.", epilog=SCHEMAS_EPILOG, formatter_class=_RAW)
+    sch.add_argument("--check", action="store_true", help="compare instead of writing (exit 1 when out of date)")
+    sch.add_argument("--dir", type=Path, metavar="DIR", help="act on DIR/schemas/0.3.0/ (default: the installed package's copy)")
     sch.set_defaults(func=_schemas)
     return parser
 

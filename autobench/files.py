@@ -1,6 +1,7 @@
 """The on-disk documents: request YAML, dataset YAML, generation manifest, benchmark YAML.
 
-Their pydantic models are the source of the published JSON Schemas (schemas/0.3.0/), and
+Their pydantic models are the source of the published JSON Schemas (package data in
+autobench/schema_files/0.3.0/; the repo's schemas/0.3.0 links there), and
 every reader validates through them, so an error names the offending field. YAML is
 written deterministically (fixed key order, block style) with a leading
 `# yaml-language-server: $schema=...` comment.
@@ -21,7 +22,8 @@ from autobench.evaluators import EvaluatorSpec
 from autobench.models import Case, CaseGeneratorInput, GenerationCost, Seed, GenerationDeterminism, GenerationUsage, ReviewStatus
 
 SCHEMA_VERSION = "0.3.0"
-SCHEMA_DIR = Path("schemas") / SCHEMA_VERSION
+SCHEMA_DIR = Path("schemas") / SCHEMA_VERSION  # where a project keeps them (the repo: a link to the package's)
+PACKAGE_SCHEMA_DIR = Path(__file__).resolve().parent / "schema_files" / SCHEMA_VERSION  # package data: always installed
 REQUEST_SCHEMA = "generation_request_schema.json"
 DATASET_SCHEMA = "dataset_schema.json"
 MANIFEST_SCHEMA = "generation_manifest_schema.json"
@@ -216,12 +218,13 @@ dump_yaml = yamlio.dump_yaml
 
 def schema_ref(document_path: Path, schema_name: str) -> str:
     """The `$schema` reference written into a YAML file: relative to the file's folder when an
-    ancestor holds schemas/0.3.0/<name>, else the conventional `schemas/0.3.0/<name>`."""
+    ancestor holds schemas/0.3.0/<name> (`autobench schemas --dir PROJECT` puts them there),
+    else the file:// URI of the installed package's copy, so it always resolves."""
     folder = Path(os.path.abspath(document_path)).parent
     for ancestor in (folder, *folder.parents):
         if (ancestor / SCHEMA_DIR / schema_name).is_file():
             return Path(os.path.relpath(ancestor / SCHEMA_DIR / schema_name, folder)).as_posix()
-    return (SCHEMA_DIR / schema_name).as_posix()
+    return (PACKAGE_SCHEMA_DIR / schema_name).as_uri()
 
 
 def describe(exc: ValidationError, prefix: str = "", node: Any = None, base: tuple[Any, ...] = ()) -> str:

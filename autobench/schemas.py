@@ -1,4 +1,10 @@
-"""JSON Schemas generated from the document models, published under schemas/0.3.0/."""
+"""JSON Schemas generated from the document models.
+
+They are package data (`autobench/schema_files/0.3.0/`, so every install has them, and
+`autobench schemas --check` works in any install); the repo's `schemas/0.3.0` is a link to
+that folder. `write(root)` / `drift(root)` act on `<root>/schemas/0.3.0/` instead: a
+project's own copy, which makes the `$schema` lines written below `root` relative.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,6 @@ from pydantic import BaseModel
 from atlas_assets.core.documents import render_schema
 from autobench import files
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS: dict[str, type[BaseModel]] = {
     files.REQUEST_SCHEMA: files.GenerationRequestFile,
     files.DATASET_SCHEMA: files.DatasetFile,
@@ -23,11 +28,12 @@ def render(name: str) -> bytes:
 
 
 def schema_dir(root: Path | None = None) -> Path:
-    return (root or REPO_ROOT) / files.SCHEMA_DIR
+    """`<root>/schemas/0.3.0`, or the package's own folder when `root` is None."""
+    return root / files.SCHEMA_DIR if root is not None else files.PACKAGE_SCHEMA_DIR
 
 
 def drift(root: Path | None = None) -> list[str]:
-    """Names of published schema files that differ from (or are missing versus) the models."""
+    """Names of schema files that differ from (or are missing versus) the models."""
     folder = schema_dir(root)
     return [name for name in SCHEMAS if not (folder / name).is_file() or (folder / name).read_bytes() != render(name)]
 
