@@ -200,6 +200,12 @@ def test_incomplete_batch_writes_only_the_sidecar(env: Env) -> None:
     folder = env.stored(f"autobench/generations/{GID}/dataset")
     assert sorted(p.name for p in folder.iterdir()) == ["generated-routing.incomplete.yaml"]
 
+    request.write_text(request.read_text().replace("\n      incomplete_after: 2", ""))  # complete now
+    env.observe_requests()
+    assert env.materialize(dg.AssetSelection.assets(env.ab.BATCH_KEY, env.ab.MANIFEST_KEY, env.ab.DATASET_KEY)).success
+    metadata = env.instance.get_latest_materialization_event(env.ab.DATASET_KEY).asset_materialization.metadata
+    assert metadata["stale_incomplete_sidecar"].value.endswith("generated-routing.incomplete.yaml")  # the store cannot delete: reported
+
 
 def test_a_fresh_benchmark_rerun_keeps_its_data_version(env: Env) -> None:
     """The version is the verdicts: a re-run from scratch (new latencies, new row order) keeps it."""
