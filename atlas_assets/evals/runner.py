@@ -217,14 +217,14 @@ async def _execute(
     concurrency: int,
     checkpoint: Path,
     progress: Progress,
-    on_record: Callable[[Mapping[str, Any]], None] | None,
+    on_record: Callable[[CheckpointRecord], None] | None,
     stop: threading.Event,
     handle_signals: bool,
     breaker: CircuitBreaker,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, CheckpointRecord]:
     """Send the pending rows (send.send_all); score and checkpoint each as it arrives."""
     loop = asyncio.get_running_loop()
-    done: dict[str, dict[str, Any]] = {}
+    done: dict[str, CheckpointRecord] = {}
     executor = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="atlas-score")
     try:
         with open(checkpoint, "ab", buffering=1 << 16) as sink:
@@ -330,7 +330,7 @@ def run_eval(
             progress_log.log(label, lambda: progress.line(label))
     breaker = CircuitBreaker(engine.circuit_breaker)
 
-    async def session(connected: Connected) -> tuple[Connected, list[Planned], dict[str, dict[str, Any]], int, int]:
+    async def session(connected: Connected) -> tuple[Connected, list[Planned], dict[str, CheckpointRecord], int, int]:
         planned = plan_requests(rows, spec, workload, connected.model, connected.engine.identity(), dataset_sha)
         checkpoint = run_dir / CHECKPOINT
         expected = {p.id: p.fingerprint for p in planned}

@@ -273,7 +273,7 @@ def run_translation(
         score = corpus_chrfpp([hypothesis(records[str(s.id)]) for s in done], [s.references for s in done])
         return None if score is None else f"chrF++ so far {score:.1f}"
 
-    async def session(connected: Connected) -> tuple[Connected, dict[str, dict[str, Any]], int, int]:
+    async def session(connected: Connected) -> tuple[Connected, dict[str, CheckpointRecord], int, int]:
         planned = []
         for seg in segs:
             body = request_body(seg, loaded, connected.model, params)
@@ -284,7 +284,7 @@ def run_translation(
         pending = [p for p in planned if p.id not in valid]
         progress.total, progress.resumed, progress.done = len(planned), len(planned) - len(pending), len(planned) - len(pending)
         progress.start()
-        fresh: dict[str, dict[str, Any]] = {}
+        fresh: dict[str, CheckpointRecord] = {}
         if progress_log is not None:
             progress_log.log(label, progress.line(label, score=chrfpp_so_far(valid)))
         with open(checkpoint, "ab") as sink:
