@@ -47,7 +47,7 @@ def serve_setup(tmp_path, datasets_root):
         yield sim, workload, datasets_root, tmp_path / "run"
 
 
-def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 30.0) -> int:
+def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 120.0) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if path.is_file():
