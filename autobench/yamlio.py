@@ -117,12 +117,16 @@ def parse_yaml(data: bytes, name: str | Path = "<bytes>", limit: int | None = No
     name, limit = str(name), limit or max_bytes()
     if len(data) > limit:
         raise YamlError(f"{name}: refused: {len(data)} bytes is more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
-    loader = _Loader(_text(data, name))
+    text = _text(data, name)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, None
-        _check_tree(node)
+        if "*" in text:  # an alias needs one: a text without is a tree, only its depth to check
+            _check_tree(node)
+        else:
+            _check_depth(node)
         return loader.construct_document(node), node
     except yaml.MarkedYAMLError as exc:
         where = exc.problem_mark or exc.context_mark
@@ -142,6 +146,8 @@ def _check_tree(root: Node) -> None:
     size: dict[int, int] = {}
     height: dict[int, int] = {}
     open_nodes: set[int] = set()
+    if isinstance(root, ScalarNode):
+        return
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -171,6 +177,17 @@ def _check_tree(root: Node) -> None:
     added = size[id(root)] - len(size)
     if added > MAX_ALIAS_NODES:
         raise ConstructorError(None, None, f"aliases expand the document by {added} nodes (the limit is {MAX_ALIAS_NODES})", root.start_mark)
+
+
+def _check_depth(root: Node) -> None:
+    """`_check_tree` for a document without aliases (a tree): only its depth."""
+    stack: list[tuple[Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ConstructorError(None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark)
+        children = [n for pair in node.value for n in pair] if type(node) is MappingNode else node.value
+        stack.extend((child, depth + 1) for child in children if type(child) is not ScalarNode)
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -219,6 +236,17 @@ class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
         if kind is list or kind is tuple:
             return SequenceNode(_SEQ, [self.represent_data(v) for v in data], flow_style=False)
         return _BaseDumper.represent_data(self, data)
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        """PyYAML's implicit-tag resolution, remembered per dump (keys repeat in every case)."""
+        if kind is not ScalarNode:
+            return _BaseDumper.resolve(self, kind, value, implicit)
+        memo = self.__dict__.setdefault("_resolved", {})
+        key = (value, implicit)
+        tag = memo.get(key)
+        if tag is None:
+            tag = memo[key] = _BaseDumper.resolve(self, kind, value, implicit)
+        return tag
 
 
 def dump_yaml(document: Any, schema_comment: str | None = None) -> bytes:

@@ -75,6 +75,8 @@ def test_deep_nesting_is_refused(tmp_path: Path) -> None:
     for depth in (150, 10_000):
         nested = "[" * depth + "]" * depth
         _refused(_request(tmp_path, REQUEST_YAML.replace("count: 4", f"count: {nested}")), "nest")
+        # a '*' in the text takes the alias-accounting walk, which checks the depth too
+        _refused(_request(tmp_path, REQUEST_YAML.replace("count: 4", f"count: {nested}\n      star: '*'")), "nest")
 
 
 def test_unreadable_inputs_are_one_line_errors(tmp_path: Path) -> None:
