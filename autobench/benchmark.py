@@ -69,7 +69,7 @@ def verified_dataset(spec: files.BenchmarkSpec, base: Path) -> files.DatasetBody
     """The dataset the spec points at, refused unless its hash, version (and pin) match."""
     path = dataset_path(spec, base)
     if not path.is_file():
-        raise BenchmarkError(f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` first")
+        raise BenchmarkError(f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` (or write a curated one and `autobench dataset freeze` it) first")
     dataset = files.load_dataset(path).dataset
     if dataset.version != spec.dataset.version:
         raise BenchmarkError(f"{path}: dataset version {dataset.version!r} does not match the benchmark's {spec.dataset.version!r}")

@@ -91,6 +91,22 @@ def _generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _freeze(args: argparse.Namespace) -> int:
+    from autobench import files
+
+    try:
+        written, dataset, before = files.freeze_dataset(args.file, args.output)
+    except files.DocumentError as exc:
+        print(f"autobench: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except OSError as exc:
+        print(f"autobench: error: cannot write {args.output or args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
+    change = "unchanged" if before == dataset.sha256 else (f"was {before}" if before else "was unstamped")
+    print(f"wrote {written} ({dataset.source} dataset {dataset.id}@{dataset.version}, {len(dataset.cases)} cases, sha256 {dataset.sha256}; {change})")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from atlas_assets.core.progress import ProgressLog
     from autobench import benchmark, files
@@ -163,6 +179,19 @@ examples:
 
 {EXIT_CODES}"""
 
+FREEZE_EPILOG = f"""Validates a curated (hand-written) or imported dataset YAML -- dataset: {{id, version,
+source: curated, cases: [{{id, input, expected, metadata}}]}} -- and stamps its content sha256
+(the canonical JSON of the `dataset` mapping without `sha256`), in place or at --output.
+`autobench run` refuses a dataset whose content no longer matches that sha256, so freeze
+again (deliberately, after review) whenever you edit it, and pin the new sha256 in the
+benchmark if you pin one. Generated datasets are refused: regenerate them instead.
+
+examples:
+  autobench dataset freeze datasets/routing-curated.yaml
+  autobench dataset freeze draft.yaml --output datasets/routing-curated.yaml
+
+{EXIT_CODES}"""
+
 RUN_EPILOG = f"""Runs every case x variant of each benchmark in the file (sync or async `run(case,
 variant_config)`), resuming recorded cells, and prints pass rate, mean score and latency per
 variant. The dataset must exist, match its sha256 and version: it is never generated.
@@ -194,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG, formatter_class=_RAW)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
 
-    dataset = commands.add_parser("dataset", help="generated datasets (see: autobench dataset generate --help)",
-                                  description="Generated datasets.", epilog=EXIT_CODES, formatter_class=_RAW)
+    dataset = commands.add_parser("dataset", help="datasets: generate, freeze (see: autobench dataset COMMAND --help)",
+                                  description="Datasets: generate one, freeze (stamp) a curated one.", epilog=EXIT_CODES, formatter_class=_RAW)
     dataset_commands = dataset.add_subparsers(dest="dataset_command", metavar="COMMAND", required=True, parser_class=_Parser)
     gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset",
                                       description="Run a case generator and publish a reviewed dataset.",
@@ -207,6 +236,13 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--version", required=True, help="dataset version")
     gen.add_argument("--force", action="store_true", help="replace an existing dataset and its manifest (both)")
     gen.set_defaults(func=_generate)
+
+    frz = dataset_commands.add_parser("freeze", help="stamp the sha256 of a curated or imported dataset",
+                                      description="Stamp the content sha256 of a curated or imported dataset.",
+                                      epilog=FREEZE_EPILOG, formatter_class=_RAW)
+    frz.add_argument("file", metavar="DATASET.yaml", type=Path, help="the dataset YAML")
+    frz.add_argument("--output", type=Path, help="write here instead of replacing DATASET.yaml")
+    frz.set_defaults(func=_freeze)
 
     run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)",
                               description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG, formatter_class=_RAW)

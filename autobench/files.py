@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import AssetKeyPart
@@ -100,13 +100,46 @@ class DatasetGeneration(_Doc):
     determinism: GenerationDeterminism
 
 
+class DatasetOrigin(_Doc):
+    """Where an `imported` dataset came from."""
+
+    format: Literal["pydantic-evals"] = Field(description="The file format it was read from.")
+    file: str = Field(min_length=1, description="The file it was read from (as given).")
+    file_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of that file's bytes when it was read.")
+    name: Optional[str] = Field(default=None, description="The dataset name in that file.")
+
+
+DatasetSource = Literal["generated", "curated", "imported"]
+
+
 class DatasetBody(_Doc):
     id: str = Field(min_length=1)
     version: str = Field(min_length=1)
-    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the canonical JSON of this mapping without `sha256`.")
-    source: Literal["generated"] = "generated"
-    generation: DatasetGeneration
+    sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$",
+        description="sha256 of the canonical JSON of this mapping without `sha256` (`autobench dataset freeze` stamps it).",
+    )
+    source: DatasetSource = Field(
+        default="generated",
+        description="generated (by `autobench dataset generate`, with `generation`), curated (written by hand), "
+        "imported (from another format, with `imported_from`).",
+    )
+    generation: Optional[DatasetGeneration] = Field(default=None, description="Required for, and only for, source: generated.")
+    imported_from: Optional[DatasetOrigin] = Field(default=None, description="Only for source: imported.")
     cases: list[Case]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "DatasetBody":
+        if (self.source == "generated") != (self.generation is not None):
+            raise ValueError("`generation` is required for source: generated and not allowed otherwise")
+        if self.imported_from is not None and self.source != "imported":
+            raise ValueError("`imported_from` is only allowed for source: imported")
+        seen: set[str] = set()
+        for case in self.cases:
+            if case.id in seen:
+                raise ValueError(f"duplicate case id {case.id!r}")
+            seen.add(case.id)
+        return self
 
 
 class DatasetFile(_Doc):
@@ -275,8 +308,24 @@ def case_sha256(case: Case) -> str:
 
 
 def dataset_sha256(body: dict[str, Any]) -> str:
-    """The dataset identity: canonical JSON of the `dataset` mapping without its `sha256`."""
-    return sha256_json({k: v for k, v in body.items() if k != "sha256"})
+    """The dataset identity: canonical JSON of the `dataset` mapping without its `sha256`
+    (and without the optional `generation` / `imported_from` when null, so a generated
+    dataset written before they were optional keeps its hash)."""
+    return sha256_json({k: v for k, v in body.items() if k != "sha256" and not (k in _OPTIONAL_KEYS and v is None)})
+
+
+_OPTIONAL_KEYS = ("generation", "imported_from")
+
+
+def dataset_json(dataset: DatasetBody) -> dict[str, Any]:
+    """The `dataset` mapping as written: JSON values, null optional sections left out."""
+    body = dataset.model_dump(mode="json")
+    return {k: v for k, v in body.items() if not (k in _OPTIONAL_KEYS and v is None)}
+
+
+def dataset_yaml(dataset: DatasetBody, path: Path | None = None) -> bytes:
+    ref = schema_ref(path, DATASET_SCHEMA) if path else (SCHEMA_DIR / DATASET_SCHEMA).as_posix()
+    return dump_yaml({"dataset": dataset_json(dataset)}, ref)
 
 
 class DatasetIntegrityError(ValueError):
@@ -286,13 +335,13 @@ class DatasetIntegrityError(ValueError):
 def load_dataset(path: str | Path) -> DatasetFile:
     """Read a dataset file and verify its sha256 (DatasetIntegrityError on a mismatch)."""
     document = load_document(path, DatasetFile)
-    body = document.dataset.model_dump(mode="json")
-    actual = dataset_sha256(body)
+    actual = dataset_sha256(document.dataset.model_dump(mode="json"))
     if actual != document.dataset.sha256:
-        raise DatasetIntegrityError(
-            f"{path}: dataset content hash {actual} does not match its metadata sha256 "
-            f"{document.dataset.sha256}; the file was edited after generation. Regenerate it deliberately."
-        )
+        if document.dataset.source == "generated":
+            hint = "the file was edited after generation. Regenerate it deliberately."
+        else:
+            hint = f"the file was edited after it was frozen. Review the change, then `autobench dataset freeze {path}`."
+        raise DatasetIntegrityError(f"{path}: dataset content hash {actual} does not match its metadata sha256 {document.dataset.sha256}; {hint}")
     for case in document.dataset.cases:
         meta = case.metadata.get("generation")
         if isinstance(meta, dict) and meta.get("case_sha256"):
@@ -300,3 +349,35 @@ def load_dataset(path: str | Path) -> DatasetFile:
             if case_sha256(case.model_copy(update={"metadata": own_meta})) != meta["case_sha256"]:
                 raise DatasetIntegrityError(f"{path}: case {case.id!r} does not match its case_sha256")
     return document
+
+
+class DatasetDraftBody(DatasetBody):
+    """A dataset being frozen: `sha256` may be missing or stale."""
+
+    sha256: Optional[str] = None  # type: ignore[assignment]
+
+
+class DatasetDraftFile(_Doc):
+    model_config = ConfigDict(frozen=True, extra="forbid", title="Autobench dataset (to freeze)")
+    dataset: DatasetDraftBody
+
+
+def freeze_dataset(path: str | Path, output: str | Path | None = None) -> tuple[Path, DatasetBody, Optional[str]]:
+    """Stamp a curated or imported dataset's content sha256 (written to `output`, default
+    `path` itself, atomically); returns (written path, dataset, the sha256 it had before).
+    A generated dataset is refused: its hash is the generation's evidence."""
+    from atlas_assets.core.atomic import atomic_write_bytes
+
+    path = Path(path)
+    draft = load_document(path, DatasetDraftFile).dataset
+    if draft.source == "generated":
+        raise DocumentError(
+            f"{path}: dataset.source: a generated dataset is not frozen by hand (its sha256 is the generation's evidence); "
+            "regenerate it, or make it source: curated"
+        )
+    body = draft.model_dump(mode="json")
+    body["sha256"] = dataset_sha256(body)
+    dataset = DatasetBody.model_validate(body)
+    target = Path(output) if output is not None else path
+    atomic_write_bytes(target, dataset_yaml(dataset, target))
+    return target, dataset, draft.sha256
