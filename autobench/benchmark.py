@@ -70,12 +70,48 @@ def verified_dataset(spec: files.BenchmarkSpec, base: Path) -> files.DatasetBody
     path = dataset_path(spec, base)
     if not path.is_file():
         raise BenchmarkError(f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` (or write a curated one and `autobench dataset freeze` it) first")
-    dataset = files.load_dataset(path).dataset
+    dataset = _load(spec, path).dataset
     if dataset.version != spec.dataset.version:
         raise BenchmarkError(f"{path}: dataset version {dataset.version!r} does not match the benchmark's {spec.dataset.version!r}")
     if spec.dataset.sha256 and spec.dataset.sha256 != dataset.sha256:
         raise BenchmarkError(f"{path}: dataset sha256 {dataset.sha256} does not match the pinned {spec.dataset.sha256}")
     return dataset
+
+
+def _load(spec: files.BenchmarkSpec, path: Path) -> Any:
+    """An autobench dataset file (`files.load_dataset`) or a Pydantic Evals one (an `imported`
+    dataset of the benchmark's version, its evaluators mapped: `evals_format.Imported`)."""
+    from autobench import evals_format, yamlio
+
+    try:
+        raw, _ = yamlio.read_yaml(path)
+    except yamlio.YamlError as exc:
+        raise files.DocumentError(str(exc)) from None
+    if not evals_format.looks_like(raw):
+        return files.load_dataset(path)
+    try:
+        return evals_format.read(path, version=spec.dataset.version, judge_engine=spec.dataset.judge_engine, raw=raw)
+    except evals_format.FormatError as exc:
+        raise BenchmarkError(str(exc)) from None
+
+
+def resolved(spec: files.BenchmarkSpec, base: Path) -> tuple[files.BenchmarkSpec, files.DatasetBody]:
+    """`verified_dataset`, and the spec with the evaluators of a Pydantic Evals dataset file
+    added (its dataset-level ones after the benchmark's, its cases' after theirs)."""
+    dataset = verified_dataset(spec, base)
+    loaded = _load(spec, dataset_path(spec, base)) if dataset.source == "imported" and dataset.imported_from else None
+    if loaded is None or not hasattr(loaded, "case_evaluators"):
+        return spec, dataset
+    from pydantic import TypeAdapter, ValidationError
+
+    entries = TypeAdapter(list[evals.EvaluatorSpec])
+    try:
+        shared = entries.validate_python(loaded.evaluators)
+        mapped = {cid: entries.validate_python(own) for cid, own in loaded.case_evaluators.items()}
+    except ValidationError as exc:
+        raise BenchmarkError(f"{dataset_path(spec, base)}: a mapped evaluator is invalid:\n{files.describe(exc)}") from None
+    own = {cid: [*spec.case_evaluators.get(cid, ()), *mapped.get(cid, ())] for cid in sorted({*spec.case_evaluators, *mapped})}
+    return spec.model_copy(update={"evaluators": [*spec.evaluators, *shared], "case_evaluators": own}), dataset
 
 
 def variant_sha256(config: Mapping[str, Any]) -> str:
@@ -373,7 +409,8 @@ def run_benchmark(
     `progress` gets the cells done of all, failed (raised), pass rate so far, cells/s and ETA."""
     from autobench.cli import load_callable
 
-    dataset = dataset if dataset is not None else verified_dataset(spec, base)  # refused before anything runs
+    if dataset is None:  # refused before anything runs
+        spec, dataset = resolved(spec, base)
     judged = evaluators if evaluators is not None else build_evaluators(name, spec, dataset, base)
     fn = load_callable(spec.run.python, search=(base,))
     results = results_dir / name / "results.jsonl"
@@ -407,12 +444,14 @@ def run_benchmark_file(
     if unknown:
         raise BenchmarkError(f"{path}: no benchmark named {', '.join(unknown)} (have {', '.join(document.benchmark)})")
     # verify every dataset first: one tampered dataset refuses the whole run
-    datasets = {name: verified_dataset(document.benchmark[name], base) for name in names}
+    both = {name: resolved(document.benchmark[name], base) for name in names}
+    specs = {name: both[name][0] for name in names}
+    datasets = {name: both[name][1] for name in names}
     # and every benchmark's evaluators: one that cannot run refuses the whole run
-    judged = {name: build_evaluators(name, document.benchmark[name], datasets[name], base) for name in names}
+    judged = {name: build_evaluators(name, specs[name], datasets[name], base) for name in names}
     results_dir = results_dir or base / ".autobench" / "results"
     return {
-        name: run_benchmark(name, document.benchmark[name], base, results_dir, out=out, progress=progress, dataset=datasets[name],
+        name: run_benchmark(name, specs[name], base, results_dir, out=out, progress=progress, dataset=datasets[name],
                             evaluators=judged[name])
         for name in names
     }

@@ -107,6 +107,28 @@ def _freeze(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _export(args: argparse.Namespace) -> int:
+    from atlas_assets.core.atomic import atomic_write_bytes
+    from autobench import evals_format, files
+
+    if args.output.exists() and not args.force:
+        print(f"autobench: error: refusing to replace {args.output} (use --force)", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        dataset = files.load_dataset(args.file).dataset
+        data = evals_format.export_bytes(evals_format.export(dataset), args.output)
+    except (files.DocumentError, files.DatasetIntegrityError, evals_format.FormatError) as exc:
+        print(f"autobench: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        atomic_write_bytes(args.output, data)
+    except OSError as exc:
+        print(f"autobench: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"wrote {args.output} ({args.format} dataset {dataset.id!r}, {len(dataset.cases)} cases, from {dataset.id}@{dataset.version} sha256 {dataset.sha256})")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from atlas_assets.core.progress import ProgressLog
     from autobench import benchmark, files
@@ -192,6 +214,18 @@ examples:
 
 {EXIT_CODES}"""
 
+EXPORT_EPILOG = f"""Writes a verified Autobench dataset (generated, curated or imported) as a Pydantic Evals
+dataset file that `pydantic_evals.Dataset.from_file` loads: JSON for a .json --output, else
+YAML. Each case: name = id, inputs = input, expected_output = expected, metadata = metadata
+plus `autobench: {{dataset, version, dataset_sha256}}`. The other way needs no command: a
+benchmark's dataset.source may be a Pydantic Evals file (README "Pydantic Evals").
+
+examples:
+  autobench dataset export datasets/routing.yaml --format pydantic-evals --output routing.pe.yaml
+  autobench dataset export datasets/routing.yaml --format pydantic-evals --output routing.json --force
+
+{EXIT_CODES}"""
+
 RUN_EPILOG = f"""Runs every case x variant of each benchmark in the file (sync or async `run(case,
 variant_config)`), resuming recorded cells, and prints pass rate, mean score and latency per
 variant. The dataset must exist, match its sha256 and version: it is never generated.
@@ -223,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG, formatter_class=_RAW)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
 
-    dataset = commands.add_parser("dataset", help="datasets: generate, freeze (see: autobench dataset COMMAND --help)",
+    dataset = commands.add_parser("dataset", help="datasets: generate, freeze, export (see: autobench dataset COMMAND --help)",
                                   description="Datasets: generate one, freeze (stamp) a curated one.", epilog=EXIT_CODES, formatter_class=_RAW)
     dataset_commands = dataset.add_subparsers(dest="dataset_command", metavar="COMMAND", required=True, parser_class=_Parser)
     gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset",
@@ -243,6 +277,15 @@ def build_parser() -> argparse.ArgumentParser:
     frz.add_argument("file", metavar="DATASET.yaml", type=Path, help="the dataset YAML")
     frz.add_argument("--output", type=Path, help="write here instead of replacing DATASET.yaml")
     frz.set_defaults(func=_freeze)
+
+    exp = dataset_commands.add_parser("export", help="write a dataset as a Pydantic Evals dataset file",
+                                      description="Write a dataset as a Pydantic Evals dataset file.",
+                                      epilog=EXPORT_EPILOG, formatter_class=_RAW)
+    exp.add_argument("file", metavar="DATASET.yaml", type=Path, help="an Autobench dataset YAML (its sha256 is verified)")
+    exp.add_argument("--format", required=True, choices=["pydantic-evals"], help="the file format to write")
+    exp.add_argument("--output", required=True, type=Path, help="the file to write (.json: JSON, else YAML)")
+    exp.add_argument("--force", action="store_true", help="replace an existing --output")
+    exp.set_defaults(func=_export)
 
     run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)",
                               description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG, formatter_class=_RAW)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import AssetKeyPart
@@ -46,12 +46,39 @@ class PromptSpec(_Doc):
     asset_version: Optional[str] = Field(default=None, description="Tracked prompt asset version, e.g. prompt.routing@v1.")
 
 
+class PydanticEvalsSeedCase(_Doc):
+    """A seed case in Pydantic Evals' shape (read as {id: name, input: inputs, expected: expected_output, metadata})."""
+
+    name: str = Field(min_length=1)
+    inputs: JsonValue
+    expected_output: JsonValue = None
+    metadata: Optional[dict[str, JsonValue]] = None
+
+
+def _seed_case(value: Any) -> Any:
+    from autobench import evals_format
+
+    if evals_format.is_seed_case(value):
+        if value.get("evaluators"):
+            raise ValueError("evaluators: a seed case's evaluators cannot be mapped (a seed case is an example, not a judged case)")
+        try:
+            return evals_format.case_from(value, "(Pydantic Evals case)")
+        except evals_format.FormatError as exc:
+            raise ValueError(str(exc)) from None
+    return value
+
+
+SeedCase = Annotated[Case, BeforeValidator(_seed_case, json_schema_input_type=Union[Case, PydanticEvalsSeedCase])]
+
+
 class RequestSpec(_Doc):
     seed: Optional[Seed] = None
     prompt: Optional[Union[PromptSpec, str]] = None
     settings: dict[str, JsonValue] = Field(default_factory=dict)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
-    seed_cases: list[Case] = Field(default_factory=list)
+    seed_cases: list[SeedCase] = Field(
+        default_factory=list, description="Autobench cases {id, input, expected, metadata} or Pydantic Evals ones {name, inputs, expected_output, metadata}."
+    )
 
 
 class GenerationRequestBody(_Doc):
@@ -221,7 +248,13 @@ class GenerationManifestFile(_Doc):
 
 
 class BenchmarkDataset(_Doc):
-    source: str = Field(pattern=r"^file://", description="file://PATH, relative to the benchmark file's folder.")
+    source: str = Field(
+        pattern=r"^file://",
+        description="file://PATH, relative to the benchmark file's folder: an Autobench dataset, or a Pydantic Evals dataset file (YAML or JSON).",
+    )
+    judge_engine: Optional[str] = Field(
+        default=None, min_length=1, description="The engine of the llm-judge a Pydantic Evals file's LLMJudge evaluators become."
+    )
     version: str = Field(min_length=1)
     sha256: Optional[str] = Field(default=None, description="Optional pin of the dataset hash.")
 
