@@ -41,6 +41,7 @@ from atlas_assets.evals import HARNESS, HARNESS_VERSION
 from atlas_assets.evals.client import Completion
 from atlas_assets.evals.documents import CheckpointRecord, EngineBlock, Harness
 from atlas_assets.evals.engines import Engine
+from atlas_assets.evals.requests import fingerprint
 from atlas_assets.evals.results import compact_checkpoint, make_record, now_iso
 from atlas_assets.evals.send import Connected, Needs, run_session, send_all
 from atlas_assets.translation import prompt
@@ -275,10 +276,10 @@ def run_translation(
 
     async def session(connected: Connected) -> tuple[Connected, dict[str, CheckpointRecord], int, int]:
         planned = []
+        identity = connected.engine.identity()
         for seg in segs:
             body = request_body(seg, loaded, connected.model, params)
-            fp = sha256_json({"body": body, "engine": connected.engine.identity(), "dataset_sha256": loaded.sha256})
-            planned.append(PlannedSegment(seg, orjson.dumps(body), fp))
+            planned.append(PlannedSegment(seg, orjson.dumps(body), fingerprint(body, identity, loaded.sha256)))
         valid, stale = compact_checkpoint(checkpoint, {p.id: p.fingerprint for p in planned})
         valid = {k: v for k, v in valid.items() if v.error is None}
         pending = [p for p in planned if p.id not in valid]
