@@ -15,11 +15,12 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
+from atlas_assets.core.collector import without_collector
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.names import AssetKeyPart
 from autobench import yamlio
 from autobench.evaluators import EvaluatorSpec
-from autobench.models import Case, CaseGeneratorInput, GenerationCost, Seed, GenerationDeterminism, GenerationUsage, ReviewStatus
+from autobench.models import Case, CaseGeneratorInput, GenerationCost, GenerationDeterminism, GenerationUsage, ReviewStatus, Seed
 
 SCHEMA_VERSION = "0.3.0"
 SCHEMA_DIR = Path("schemas") / SCHEMA_VERSION  # where a project keeps them (the repo: a link to the package's)
@@ -311,6 +312,7 @@ def load_document(path: str | Path, model: type[BaseModel]) -> Any:
     return document
 
 
+@without_collector
 def load_document_node(path: str | Path, model: type[BaseModel]) -> tuple[Any, Any]:
     """`load_document` and the composed YAML node tree (for the lines of later errors)."""
     path = Path(path)
@@ -321,6 +323,7 @@ def load_document_node(path: str | Path, model: type[BaseModel]) -> tuple[Any, A
     try:
         return model.model_validate(raw), node
     except ValidationError as exc:
+        node = node or yamlio.node_of(path)
         raise DocumentError(f"{path}: invalid {model.model_config.get('title', model.__name__)}:\n{describe(exc, node=node)}") from None
 
 
@@ -329,15 +332,22 @@ def load_request(path: str | Path) -> CaseGeneratorInput:
     try:
         return document.to_input()
     except ValidationError as exc:
+        node = node or yamlio.node_of(path)
         raise DocumentError(f"{path}: invalid generation request:\n{describe(exc, 'generation.request.', node, ('generation', 'request'))}") from None
 
 
 # --- hashes ----------------------------------------------------------------------------------
 
 
-def case_sha256(case: Case) -> str:
+def case_json(case: Case, metadata: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """A case as JSON (its fields are JSON values already: no model dump needed), with
+    `metadata` in place of its own when given."""
+    return {"id": case.id, "input": case.input, "expected": case.expected, "metadata": case.metadata if metadata is None else metadata}
+
+
+def case_sha256(case: Case, metadata: Optional[dict[str, Any]] = None) -> str:
     """The case's own content identity: canonical JSON of id, input, expected, metadata."""
-    return sha256_json(case.model_dump(mode="json"))
+    return sha256_json(case_json(case, metadata))
 
 
 def dataset_sha256(body: dict[str, Any]) -> str:
@@ -365,6 +375,7 @@ class DatasetIntegrityError(ValueError):
     """A dataset file whose content does not match the hash in its metadata."""
 
 
+@without_collector
 def load_dataset(path: str | Path) -> DatasetFile:
     """Read a dataset file and verify its sha256 (DatasetIntegrityError on a mismatch)."""
     document = load_document(path, DatasetFile)
@@ -379,7 +390,7 @@ def load_dataset(path: str | Path) -> DatasetFile:
         meta = case.metadata.get("generation")
         if isinstance(meta, dict) and meta.get("case_sha256"):
             own_meta = {k: v for k, v in case.metadata.items() if k != "generation"}
-            if case_sha256(case.model_copy(update={"metadata": own_meta})) != meta["case_sha256"]:
+            if case_sha256(case, own_meta) != meta["case_sha256"]:
                 raise DatasetIntegrityError(f"{path}: case {case.id!r} does not match its case_sha256")
     return document
 

@@ -17,13 +17,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, ValidationError, ValidationInfo, model_validator
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.collector import without_collector
 from atlas_assets.core.hashing import sha256_bytes, sha256_json
 from atlas_assets.core.progress import ProgressLog
 from autobench import files
-from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, GeneratedCaseReview, ReviewStatus
+from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, ReviewStatus
 from autobench.progress import GenerationProgress, listening
 
 __all__ = [
@@ -42,11 +43,14 @@ __all__ = [
 
 CaseGenerator = Callable[[CaseGeneratorInput], Union[GeneratedCaseBatch, Awaitable[GeneratedCaseBatch]]]
 PROVENANCE_KEY = "generation"
+_DERIVED = {"derived": True}  # the validation context of `GenerationResult.build` (identity, not content, is checked)
 
 
 def request_sha256(request: CaseGeneratorInput) -> str:
-    """Covers the seed, the seed cases, the prompt, its version, settings and metadata."""
-    return sha256_json(request.model_dump(mode="json"))
+    """Covers the seed, the seed cases, the prompt, its version, settings and metadata (the
+    canonical JSON of the request's fields, which are JSON values already)."""
+    fields = {name: getattr(request, name) for name in CaseGeneratorInput.model_fields if name != "seed_cases"}
+    return sha256_json({**fields, "seed_cases": [files.case_json(case) for case in request.seed_cases]})
 
 
 class CaseRecord(BaseModel):
@@ -64,16 +68,18 @@ class CaseRecord(BaseModel):
 def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
     out = []
     reviews = {review.case_id: review for review in batch.reviews}  # one lookup per case, not a scan
+    candidate = ReviewStatus.CANDIDATE
     for case in batch.cases:
-        review = reviews.get(case.id) or GeneratedCaseReview(case_id=case.id, status=ReviewStatus.CANDIDATE)
+        review = reviews.get(case.id)
+        status = review.status if review is not None else candidate
         out.append(
             CaseRecord(
                 case=case,
                 sha256=files.case_sha256(case),
-                status=review.status,
-                reason=review.reason,
-                reviewer=review.reviewer,
-                published=review.status is not ReviewStatus.REJECTED,
+                status=status,
+                reason=review.reason if review is not None else None,
+                reviewer=review.reviewer if review is not None else None,
+                published=status is not ReviewStatus.REJECTED,
             )
         )
     return tuple(out)
@@ -82,22 +88,26 @@ def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
 def _dataset_body(
     batch: GeneratedCaseBatch, records: tuple[CaseRecord, ...], generator_id: str, dataset_id: str, version: str, req_sha: str
 ) -> dict[str, Any]:
-    cases = []
-    for record in records:
-        if not record.published:
-            continue
-        meta = dict(record.case.model_dump(mode="json")["metadata"])
-        if PROVENANCE_KEY in meta:
-            raise ValueError(f"case {record.case.id!r}: metadata key {PROVENANCE_KEY!r} is reserved for Autobench provenance")
-        meta[PROVENANCE_KEY] = files.CaseProvenance(
-            review_status=record.status,
+    provenance = {  # the batch's part of each case's provenance, checked once by the model
+        status: files.CaseProvenance(
+            review_status=status,
             generator=generator_id,
             generator_asset_version=batch.generator_asset_version,
             model_provider=batch.model_provider,
             model_name=batch.model_name,
-            case_sha256=record.sha256,
+            case_sha256="0" * 64,
         ).model_dump(mode="json")
-        cases.append({"id": record.case.id, "input": record.case.input, "expected": record.case.expected, "metadata": meta})
+        for status in (ReviewStatus.CANDIDATE, ReviewStatus.ACCEPTED)
+    }
+    cases = []
+    for record in records:
+        if not record.published:
+            continue
+        case = record.case
+        if PROVENANCE_KEY in case.metadata:
+            raise ValueError(f"case {case.id!r}: metadata key {PROVENANCE_KEY!r} is reserved for Autobench provenance")
+        meta = {**case.metadata, PROVENANCE_KEY: {**provenance[record.status], "case_sha256": record.sha256}}
+        cases.append({"id": case.id, "input": case.input, "expected": case.expected, "metadata": meta})
     body: dict[str, Any] = {
         "id": dataset_id,
         "version": version,
@@ -132,8 +142,10 @@ class GenerationResult(BaseModel):
     dataset_sha256: Optional[str]
     started_at: datetime
     finished_at: datetime
+    _sealed: Optional[str] = PrivateAttr(default=None)
 
     @classmethod
+    @without_collector
     def build(
         cls,
         request: CaseGeneratorInput,
@@ -148,25 +160,39 @@ class GenerationResult(BaseModel):
         req_sha = request_sha256(request)
         records = _records(batch)
         body = _dataset_body(batch, records, generator_id, dataset_id, version, req_sha) if batch.complete else None
-        return cls(
-            generator_id=generator_id,
-            dataset_id=dataset_id,
-            version=version,
-            request=request,
-            request_sha256=req_sha,
-            batch=batch,
-            records=records,
-            dataset=body,
-            dataset_sha256=body["sha256"] if body else None,
-            started_at=started_at,
-            finished_at=finished_at,
-        )
+        fields = {
+            "generator_id": generator_id,
+            "dataset_id": dataset_id,
+            "version": version,
+            "request": request,
+            "request_sha256": req_sha,
+            "batch": batch,
+            "records": records,
+            "dataset": body,
+            "dataset_sha256": body["sha256"] if body else None,
+            "started_at": started_at,
+            "finished_at": finished_at,
+        }
+        result = cls.model_validate(fields, context=_DERIVED)
+        result._sealed = result._fingerprint()
+        return result
+
+    def _fingerprint(self) -> str:
+        """sha256 of every field as JSON: equal only while nothing was edited since the seal."""
+        return sha256_bytes(self.__pydantic_serializer__.to_json(self))
+
+    @property
+    def sealed(self) -> bool:
+        """True while the result is exactly as `build` derived and checked it (`model_copy`,
+        a mutated `dataset` mapping or case value, or a result assembled by hand is not)."""
+        return self._sealed is not None and self._sealed == self._fingerprint()
 
     @model_validator(mode="after")
-    def _verify(self) -> "GenerationResult":
-        if request_sha256(self.request) != self.request_sha256:
+    def _verify(self, info: ValidationInfo) -> "GenerationResult":
+        derived = info.context is _DERIVED  # `build` computed the derived fields from the rest just now
+        if not derived and request_sha256(self.request) != self.request_sha256:
             raise ValueError("request_sha256 does not match the request")
-        if self.records != _records(self.batch):
+        if not derived and self.records != _records(self.batch):
             raise ValueError("case records do not match the batch (content hash, review or published flag)")
         for record in self.records:
             if record.status is ReviewStatus.REJECTED and (record.published or not (record.reason or "").strip()):
@@ -179,6 +205,8 @@ class GenerationResult(BaseModel):
         if not self.batch.complete:
             if self.dataset is not None or self.dataset_sha256 is not None:
                 raise ValueError("an incomplete batch publishes no dataset")
+            return self
+        if derived:
             return self
         expected = _dataset_body(self.batch, self.records, self.generator_id, self.dataset_id, self.version, self.request_sha256)
         if self.dataset != expected:
@@ -242,20 +270,24 @@ class GenerationResult(BaseModel):
                 prompt_asset_version=request.prompt_asset_version,
                 settings=request.settings,
                 metadata=request.metadata,
-                seed_cases=[files.SeedCaseRef(id=c.id, sha256=files.case_sha256(c)) for c in request.seed_cases],
             ),
             usage=batch.usage,
             cost=batch.cost,
             timestamps=files.ManifestTimestamps(started_at=_iso(self.started_at), finished_at=_iso(self.finished_at)),
             review_counts=self.review_counts,
-            cases=[
-                files.ManifestCase(
-                    id=r.case.id, sha256=r.sha256, status=r.status, reason=r.reason, reviewer=r.reviewer, published=r.published, case=r.case
-                )
-                for r in self.records
-            ],
-        )
-        return {"generation": body.model_dump(mode="json")}
+            cases=[],
+        ).model_dump(mode="json")
+        # The per-case lists, in the models' field order, from fields that are validated already.
+        known = {id(r.case): r.sha256 for r in self.records}  # a seed case carried over is hashed once
+        body["request"]["seed_cases"] = [
+            {"id": c.id, "sha256": known.get(id(c)) or files.case_sha256(c)} for c in request.seed_cases
+        ]
+        body["cases"] = [
+            {"id": r.case.id, "sha256": r.sha256, "status": r.status.value, "reason": r.reason, "reviewer": r.reviewer,
+             "published": r.published, "case": files.case_json(r.case)}
+            for r in self.records
+        ]
+        return {"generation": body}
 
     def manifest_yaml(self, path: Path | None = None) -> bytes:
         ref = files.schema_ref(path, files.MANIFEST_SCHEMA) if path else (files.SCHEMA_DIR / files.MANIFEST_SCHEMA).as_posix()
@@ -373,6 +405,7 @@ class PublicationError(ValueError):
     """A result that no longer validates (edited after it was built); nothing was written."""
 
 
+@without_collector
 def write_generation_result(result: GenerationResult, path: str | Path, *, force: bool = False) -> WrittenGeneration:
     """Publish a result next to `path`.
 
@@ -408,9 +441,12 @@ def write_generation_result(result: GenerationResult, path: str | Path, *, force
 
 
 def revalidated(result: GenerationResult) -> GenerationResult:
-    """`result` built again from its fields, every check of `GenerationResult` rerun."""
+    """`result` if it is still exactly what `build` derived and checked (`sealed`), else
+    `result` built again from its fields with every check of `GenerationResult` rerun."""
     if not isinstance(result, GenerationResult):
         raise PublicationError(f"expected a GenerationResult, got {type(result).__name__}")
+    if result.sealed:
+        return result
     try:
         return GenerationResult.model_validate(result.model_dump(round_trip=True))
     except ValidationError as exc:

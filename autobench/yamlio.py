@@ -35,6 +35,9 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from atlas_assets.core.collector import without_collector
+from autobench import blockyaml
+
 __all__ = [
     "MAX_ALIAS_NODES",
     "MAX_DEPTH",
@@ -43,6 +46,7 @@ __all__ = [
     "YamlError",
     "dump_yaml",
     "max_bytes",
+    "node_of",
     "parse_yaml",
     "read_bytes",
     "read_yaml",
@@ -111,13 +115,23 @@ def _text(data: bytes, name: str) -> str:
         raise YamlError(f"{name}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}") from None
 
 
+@without_collector
 def parse_yaml(data: bytes, name: str | Path = "<bytes>", limit: int | None = None) -> tuple[Any, Node | None]:
-    """The document in `data` (None for an empty one) and its node tree (for `line_of`), or
-    YamlError naming `name`. `data` longer than `limit` (default `max_bytes()`) is refused."""
+    """The document in `data` (None for an empty one) and its node tree (for `line_of`; None
+    when `blockyaml` read it: `node_of` composes it when an error needs a line), or YamlError
+    naming `name`. `data` longer than `limit` (default `max_bytes()`) is refused."""
     name, limit = str(name), limit or max_bytes()
     if len(data) > limit:
         raise YamlError(f"{name}: refused: {len(data)} bytes is more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
     text = _text(data, name)
+    try:
+        return blockyaml.loads(text), None
+    except blockyaml.Unsupported:
+        pass  # outside the fast subset: PyYAML reads it, and explains what is wrong with it
+    return _parse_full(text, name)
+
+
+def _parse_full(text: str, name: str) -> tuple[Any, Node | None]:
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -138,6 +152,14 @@ def parse_yaml(data: bytes, name: str | Path = "<bytes>", limit: int | None = No
         raise YamlError(f"{name}: not valid YAML: nested more than {MAX_DEPTH} levels deep") from None
     finally:
         loader.dispose()
+
+
+def node_of(path: str | Path) -> Node | None:
+    """The composed node tree of a YAML file (for the lines of an error), None if unreadable."""
+    try:
+        return _parse_full(_text(read_bytes(path), str(path)), str(path))[1]
+    except YamlError:
+        return None
 
 
 def _check_tree(root: Node) -> None:
@@ -249,8 +271,12 @@ class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
         return tag
 
 
+@without_collector
 def dump_yaml(document: Any, schema_comment: str | None = None) -> bytes:
-    body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    try:
+        body = blockyaml.dumps(document)
+    except blockyaml.Unsupported:  # not a mapping of JSON values: PyYAML's safe representer
+        body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
     head = f"# yaml-language-server: $schema={schema_comment}\n" if schema_comment else ""
     return (head + body).encode("utf-8")
 
