@@ -28,6 +28,8 @@ from typing import Any
 import yaml
 from yaml.nodes import ScalarNode
 
+from atlas_assets.core.hashing import json_encoder
+
 __all__ = ["Unsupported", "dumps", "loads"]
 
 _STR = "tag:yaml.org,2002:str"
@@ -54,6 +56,56 @@ _SIMPLE_ENTRY = re.compile(rf"( *)({_SIMPLE}): ({_SIMPLE})")
 _SIMPLE_ITEM = re.compile(rf"( *)- ({_SIMPLE})")
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _FLOW_TOKEN = re.compile(r" *([\[\]{},:]|$)")
+
+# A flat one-line flow mapping of simple plain keys and plain or single-quoted values.
+_FLAT_KEY = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_FLAT_VALUE = r"'(?:[^']|'')*'|[^ \t!\"#%&'*,\-:>?@\[\]`{|}\\](?:[^,\[\]{}:#\t]*[^ ,\[\]{}:#\t])?"
+_FLAT_FLOW = re.compile(rf"\{{(?:{_FLAT_KEY}: (?:{_FLAT_VALUE})(?:, {_FLAT_KEY}: (?:{_FLAT_VALUE}))*)?\}}")
+_FLAT_ENTRY = re.compile(rf"({_FLAT_KEY}): ({_FLAT_VALUE})")
+_FLAT_LINE = re.compile(rf"( *)({_FLAT_KEY}): ({_FLAT_FLOW.pattern})")  # `key: {a: b, c: 'd'}`
+
+# JSON text that PyYAML reads as the same value (JSON is YAML flow style, nearly): every
+# number an int or a float with a dot and a signed exponent (PyYAML reads `1e5` as a string),
+# no `\/` or surrogate escapes, no tab, no long key, not deep, no NaN or Infinity.
+_JSON_LONG_KEY = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*" *:')
+_JSON_ESCAPES = re.compile(r"\\(?:/|u[dD][89abAB])")
+_JSON_UNREAD_FLOAT = re.compile(r"(?::|\[|,) *-?[0-9]+e")  # repr(1e16) is 1e+16 (always e+ or e-): PyYAML's string
+_UNSIGNED_EXPONENT = re.compile(r"[eE][0-9]")
+JSON_ITEMS_FROM = 500  # a sequence this long writes each mapping or list item as one JSON line
+
+
+def _json_shape_ok(text: str) -> bool:
+    if text.count("{") + text.count("[") > 90:
+        return False
+    return len(text) <= 1000 or all(m.end() - m.start() <= 1000 for m in _JSON_LONG_KEY.finditer(text))
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise Unsupported("a duplicate key")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise Unsupported(f"JSON {name}")
+
+
+def _yaml_float(text: str) -> float:
+    """A JSON float token that PyYAML's float pattern also reads as a float, as a float."""
+    if "." not in text or _UNSIGNED_EXPONENT.search(text):
+        raise Unsupported(f"the number {text}, a string to PyYAML")
+    return float(text)
+
+
+def _from_json(text: str) -> Any:
+    """A one-line JSON object or array, read by the C decoder, when PyYAML reads it the same."""
+    if "\t" in text or ("\\" in text and _JSON_ESCAPES.search(text)) or not _json_shape_ok(text):
+        raise Unsupported("JSON that PyYAML reads differently")
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs, parse_constant=_no_constant, parse_float=_yaml_float)
+    except ValueError:
+        raise Unsupported("not JSON") from None
 
 
 class _Constructor(yaml.SafeLoader):
@@ -208,14 +260,19 @@ class _Reader:
         lines, memo, end = self.lines, self.memo, len(self.lines)
         while True:
             i = self.i
-            m = _SIMPLE_ENTRY.fullmatch(lines[i]) if i < end else None
+            line = lines[i] if i < end else ""
+            simple = _SIMPLE_ENTRY.fullmatch(line)
+            m = simple or _FLAT_LINE.fullmatch(line)
             if m is not None and m.end(1) == indent and m.end(2) - indent <= 1024:
                 key, value = m.group(2, 3)
                 if key[0] in _FIRST_CHARS and not isinstance(key := _plain(key, memo), str):
                     raise Unsupported("a key that is not a string")
                 if key in result:
                     raise Unsupported("a duplicate key")
-                result[key] = value if value[0] not in _FIRST_CHARS else _plain(value, memo)
+                if simple is None:
+                    result[key] = self.flat(value)
+                else:
+                    result[key] = value if value[0] not in _FIRST_CHARS else _plain(value, memo)
                 self.i = i + 1  # a deeper next line is refused by the general path below
                 continue
             at = self.next_indent()
@@ -238,12 +295,27 @@ class _Reader:
         lines, memo, end = self.lines, self.memo, len(self.lines)
         while True:
             i = self.i
-            m = _SIMPLE_ITEM.fullmatch(lines[i]) if i < end else None
+            line = lines[i] if i < end else ""
+            m = _SIMPLE_ITEM.fullmatch(line)
             if m is not None and m.end(1) == indent:
                 value = m.group(2)
                 items.append(value if value[0] not in _FIRST_CHARS else _plain(value, memo))
                 self.i = i + 1
                 continue
+            if line[indent : indent + 2] == "- " and m is None and line[:indent].strip(" ") == "" and (
+                _SIMPLE_ENTRY.fullmatch(line, indent + 2) or _FLAT_LINE.fullmatch(line, indent + 2)
+            ):
+                self.restart(indent + 2, line[indent + 2 :])  # `- key: value`: a compact mapping
+                items.append(self.mapping(indent + 2, depth + 1))
+                continue
+            if line[indent : indent + 3] == "- {" and line[indent + 2 :][-1:] == "}" and line[:indent].strip(" ") == "":
+                try:
+                    items.append(_from_json(line[indent + 2 :]))
+                except Unsupported:
+                    pass  # YAML flow, or JSON PyYAML reads otherwise: the general path
+                else:
+                    self.i = i + 1
+                    continue
             at = self.next_indent()
             if at is None or at < indent:
                 return items
@@ -299,6 +371,8 @@ class _Reader:
             if m is None or not _rest_is_comment(text[m.end() :]):
                 raise Unsupported("a quoted scalar that does not end on its line")
             value: Any = _unescape(m.group(1)) if first == '"' else m.group(1).replace("''", "'")
+        elif first == "{" and (flat := _FLAT_FLOW.match(text)) is not None and _rest_is_comment(text[flat.end() :]):
+            value = self.flat(flat.group(0))
         elif first == "{" or first == "[":
             value, end = _Flow(text, self.memo, depth).parse()
             if not _rest_is_comment(text[end:]):
@@ -315,6 +389,18 @@ class _Reader:
         if after is not None and after > indent:
             raise Unsupported("a scalar continued on the next line")
         return value
+
+    def flat(self, text: str) -> dict[str, Any]:
+        """A `_FLAT_FLOW` mapping: `{key: value, key: 'value'}`."""
+        result: dict[str, Any] = {}
+        memo = self.memo
+        for key, raw in _FLAT_ENTRY.findall(text):
+            if key[0] in _FIRST_CHARS and not isinstance(key := _plain(key, memo), str):
+                raise Unsupported("a key that is not a string")
+            if key in result:
+                raise Unsupported("a duplicate key")
+            result[key] = raw[1:-1].replace("''", "'") if raw[0] == "'" else _plain(raw, memo)
+        return result
 
     def literal(self, header: str, indent: int) -> str:
         """A `|`, `|-` or `|+` block whose lines start below the current line."""
@@ -449,15 +535,34 @@ def loads(text: str) -> Any:
 _PLAIN_OUT = re.compile(r"[A-Za-z0-9_./()$^=;~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
                         r"(?:[A-Za-z0-9_ ./()$^=;~+,!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*"
                         r"[A-Za-z0-9_./()$^=;~+!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff])?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _RAW_BAD = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 _LITERAL_OK = re.compile("[\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff\n]*")
 
 
 def _quoted(text: str) -> str:
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+    if _SURROGATE.search(text):
         raise Unsupported("a lone surrogate")
     out = json.dumps(text, ensure_ascii=False)
     return _RAW_BAD.sub(lambda m: f"\\u{ord(m.group(0)):04x}", out) if _RAW_BAD.search(out) else out
+
+
+_JSON_LINE = json_encoder(sort_keys=False, separators=(", ", ": "), ensure_ascii=False)
+
+
+def _json_line(value: Any) -> str | None:
+    """`value` as one line of JSON that PyYAML (and `loads`) read back the same, or None."""
+    try:
+        text = _JSON_LINE(value)
+    except (TypeError, ValueError):
+        return None
+    if not text.isascii() or "\x7f" in text:
+        if _SURROGATE.search(text):
+            return None
+        text = _RAW_BAD.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    if ("e+" in text or "e-" in text) and _JSON_UNREAD_FLOAT.search(text) or not _json_shape_ok(text):
+        return None  # (a string that looks like `: 1e` only costs the block form)
+    return text
 
 
 def _scalar_text(text: str, memo: dict[str, str]) -> str:
@@ -551,9 +656,13 @@ class _Writer:
 
     def sequence(self, value: Any, indent: int, first_prefix: str | None = None) -> None:
         pad = " " * indent
+        as_json = len(value) >= JSON_ITEMS_FROM
         for n, item in enumerate(value):
             head = (first_prefix if n == 0 and first_prefix is not None else pad) + "-"
-            self.entry(head, item, indent, in_mapping=False)
+            if as_json and (type(item) is dict or type(item) is list) and item and (line := _json_line(item)) is not None:
+                self.out.append(f"{head} {line}\n")
+            else:
+                self.entry(head, item, indent, in_mapping=False)
 
     def entry(self, head: str, value: Any, indent: int, in_mapping: bool) -> None:
         kind = type(value)

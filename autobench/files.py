@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
 from atlas_assets.core.collector import without_collector
-from atlas_assets.core.hashing import sha256_json
+from atlas_assets.core.hashing import canonical_json_with, sha256_bytes, sha256_json
 from atlas_assets.core.names import AssetKeyPart
 from autobench import yamlio
 from autobench.evaluators import EvaluatorSpec
@@ -57,6 +57,8 @@ class PydanticEvalsSeedCase(_Doc):
 
 
 def _seed_case(value: Any) -> Any:
+    if type(value) is dict and "input" in value:  # the Autobench shape (is_seed_case is False): nothing to map
+        return value
     from autobench import evals_format
 
     if evals_format.is_seed_case(value):
@@ -350,11 +352,15 @@ def case_sha256(case: Case, metadata: Optional[dict[str, Any]] = None) -> str:
     return sha256_json(case_json(case, metadata))
 
 
-def dataset_sha256(body: dict[str, Any]) -> str:
+def dataset_sha256(body: dict[str, Any], cases_json: Optional[list[bytes]] = None) -> str:
     """The dataset identity: canonical JSON of the `dataset` mapping without its `sha256`
     (and without the optional `generation` / `imported_from` when null, so a generated
-    dataset written before they were optional keeps its hash)."""
-    return sha256_json({k: v for k, v in body.items() if k != "sha256" and not (k in _OPTIONAL_KEYS and v is None)})
+    dataset written before they were optional keeps its hash). `cases_json`: each case's
+    canonical JSON, when the caller has it already."""
+    fields = {k: v for k, v in body.items() if k != "sha256" and not (k in _OPTIONAL_KEYS and v is None)}
+    if cases_json is None:
+        return sha256_json(fields)
+    return sha256_bytes(canonical_json_with(fields, {"cases": b"[" + b",".join(cases_json) + b"]"}))
 
 
 _OPTIONAL_KEYS = ("generation", "imported_from")

@@ -15,13 +15,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator, Optional, Union
+from typing import Any, Awaitable, Callable, Iterable, Iterator, Mapping, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, model_validator
 
 from atlas_assets.core.atomic import atomic_write_bytes
-from atlas_assets.core.collector import without_collector
-from atlas_assets.core.hashing import sha256_bytes, sha256_json
+from atlas_assets.core.collector import older_objects_frozen, without_collector
+from atlas_assets.core.hashing import canonical_json, canonical_json_with, sha256_bytes, sha256_json
 from atlas_assets.core.progress import ProgressLog
 from autobench import files
 from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, ReviewStatus
@@ -46,11 +46,25 @@ PROVENANCE_KEY = "generation"
 _DERIVED = {"derived": True}  # the validation context of `GenerationResult.build` (identity, not content, is checked)
 
 
-def request_sha256(request: CaseGeneratorInput) -> str:
-    """Covers the seed, the seed cases, the prompt, its version, settings and metadata (the
-    canonical JSON of the request's fields, which are JSON values already)."""
-    fields = {name: getattr(request, name) for name in CaseGeneratorInput.model_fields if name != "seed_cases"}
-    return sha256_json({**fields, "seed_cases": [files.case_json(case) for case in request.seed_cases]})
+def request_sha256(request: CaseGeneratorInput, known: Mapping[int, bytes] | None = None) -> str:
+    """Covers the seed, the seed cases, the prompt, its version, settings and metadata: the
+    sha256 of `canonical_json` of the request's fields (JSON values already), written out
+    key by key so that the seed cases' canonical JSON in `known` (`_canonical_cases`) is reused."""
+    known = known or {}
+    seed_cases = b"[" + b",".join(known.get(id(c)) or canonical_json(files.case_json(c)) for c in request.seed_cases) + b"]"
+    fields = {name: getattr(request, name) for name in CaseGeneratorInput.model_fields}
+    return sha256_bytes(canonical_json_with(fields, {"seed_cases": seed_cases}))
+
+
+def _canonical_cases(*groups: Iterable[Case]) -> dict[int, bytes]:
+    """Each distinct case's canonical JSON, computed once (a seed case the generator carried
+    over into its batch is the same object); keyed by id() while the cases are alive."""
+    out: dict[int, bytes] = {}
+    for cases in groups:
+        for case in cases:
+            if id(case) not in out:
+                out[id(case)] = canonical_json(files.case_json(case))
+    return out
 
 
 class CaseRecord(BaseModel):
@@ -65,7 +79,8 @@ class CaseRecord(BaseModel):
     published: bool
 
 
-def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
+def _records(batch: GeneratedCaseBatch, known: Mapping[int, bytes] | None = None) -> tuple[CaseRecord, ...]:
+    known = known or {}
     out = []
     reviews = {review.case_id: review for review in batch.reviews}  # one lookup per case, not a scan
     candidate = ReviewStatus.CANDIDATE
@@ -75,7 +90,7 @@ def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
         out.append(
             CaseRecord(
                 case=case,
-                sha256=files.case_sha256(case),
+                sha256=sha256_bytes(known[id(case)]) if id(case) in known else files.case_sha256(case),
                 status=status,
                 reason=review.reason if review is not None else None,
                 reviewer=review.reviewer if review is not None else None,
@@ -86,8 +101,12 @@ def _records(batch: GeneratedCaseBatch) -> tuple[CaseRecord, ...]:
 
 
 def _dataset_body(
-    batch: GeneratedCaseBatch, records: tuple[CaseRecord, ...], generator_id: str, dataset_id: str, version: str, req_sha: str
+    batch: GeneratedCaseBatch, records: tuple[CaseRecord, ...], generator_id: str, dataset_id: str, version: str, req_sha: str,
+    known: Mapping[int, bytes] | None = None,
 ) -> dict[str, Any]:
+    """The published dataset mapping. `known` (`_canonical_cases`): each case's canonical
+    JSON ends with its metadata's (`metadata` is the last key in sorted order), so a published
+    case's canonical JSON is that with the provenance-carrying metadata put in its place."""
     provenance = {  # the batch's part of each case's provenance, checked once by the model
         status: files.CaseProvenance(
             review_status=status,
@@ -100,6 +119,7 @@ def _dataset_body(
         for status in (ReviewStatus.CANDIDATE, ReviewStatus.ACCEPTED)
     }
     cases = []
+    cases_json: list[bytes] | None = [] if known else None
     for record in records:
         if not record.published:
             continue
@@ -108,6 +128,12 @@ def _dataset_body(
             raise ValueError(f"case {case.id!r}: metadata key {PROVENANCE_KEY!r} is reserved for Autobench provenance")
         meta = {**case.metadata, PROVENANCE_KEY: {**provenance[record.status], "case_sha256": record.sha256}}
         cases.append({"id": case.id, "input": case.input, "expected": case.expected, "metadata": meta})
+        if cases_json is not None:
+            whole, own = known.get(id(case)), canonical_json(case.metadata)  # type: ignore[union-attr]
+            if whole is not None and whole.endswith(own + b"}"):
+                cases_json.append(whole[: len(whole) - len(own) - 1] + canonical_json(meta) + b"}")
+            else:
+                cases_json.append(canonical_json(cases[-1]))
     body: dict[str, Any] = {
         "id": dataset_id,
         "version": version,
@@ -123,7 +149,7 @@ def _dataset_body(
         ).model_dump(mode="json"),
         "cases": cases,
     }
-    body["sha256"] = files.dataset_sha256(body)
+    body["sha256"] = files.dataset_sha256(body, cases_json)
     return body
 
 
@@ -138,7 +164,9 @@ class GenerationResult(BaseModel):
     request_sha256: str
     batch: GeneratedCaseBatch
     records: tuple[CaseRecord, ...]
-    dataset: Optional[dict[str, JsonValue]] = Field(description="The dataset mapping; None when the batch is incomplete.")
+    dataset: Optional[dict[str, Any]] = Field(
+        description="The dataset mapping; None when the batch is incomplete (checked against the projection of the batch)."
+    )
     dataset_sha256: Optional[str]
     started_at: datetime
     finished_at: datetime
@@ -157,9 +185,10 @@ class GenerationResult(BaseModel):
         started_at: datetime,
         finished_at: datetime,
     ) -> "GenerationResult":
-        req_sha = request_sha256(request)
-        records = _records(batch)
-        body = _dataset_body(batch, records, generator_id, dataset_id, version, req_sha) if batch.complete else None
+        known = _canonical_cases(request.seed_cases, batch.cases)
+        req_sha = request_sha256(request, known)
+        records = _records(batch, known)
+        body = _dataset_body(batch, records, generator_id, dataset_id, version, req_sha, known) if batch.complete else None
         fields = {
             "generator_id": generator_id,
             "dataset_id": dataset_id,
@@ -178,8 +207,26 @@ class GenerationResult(BaseModel):
         return result
 
     def _fingerprint(self) -> str:
-        """sha256 of every field as JSON: equal only while nothing was edited since the seal."""
-        return sha256_bytes(self.__pydantic_serializer__.to_json(self))
+        """sha256 of the result's content: equal only while nothing was edited since the seal.
+
+        What can change in place is JSON (a case's input, expected and metadata, the request's
+        settings and metadata, the `dataset` mapping): serialized here. The rest is frozen
+        models of immutable values (records, reviews): their identity is enough, so the
+        records' and reviews' tuples are named by id(), and a case that the batch holds
+        (each record's case, the seed cases it carried over) is serialized once, through the batch.
+        """
+        cases = self.batch.cases
+        records_share = len(self.records) == len(cases) and all(r.case is c for r, c in zip(self.records, cases))
+        seeds = self.request.seed_cases
+        seeds_share = len(seeds) <= len(cases) and all(a is b for a, b in zip(seeds, cases))
+        exclude: dict[str, Any] = {"batch": {"reviews"}}
+        if records_share:
+            exclude["records"] = True
+        if seeds_share:
+            exclude["request"] = {"seed_cases"}
+        body = self.__pydantic_serializer__.to_json(self, exclude=exclude)
+        identities = (records_share, seeds_share, id(self), id(self.records), id(self.batch), id(self.batch.reviews), id(self.request))
+        return sha256_bytes(repr(identities).encode() + body)
 
     @property
     def sealed(self) -> bool:
@@ -340,7 +387,7 @@ async def generate_dataset(
     an exception is a failed generation, never a partial result. `progress` gets a start
     line, the generator's `report_progress` counts and the review counts at the end."""
     started = _now()
-    with _reported(progress, dataset_id, generator_id) as report:
+    with _reported(progress, dataset_id, generator_id) as report, older_objects_frozen():
         if _is_async(generator):
             batch = await generator(request)
         else:
@@ -366,7 +413,7 @@ def generate_dataset_sync(
             generate_dataset(generator, request, generator_id=generator_id, dataset_id=dataset_id, version=version, progress=progress)
         )
     started = _now()
-    with _reported(progress, dataset_id, generator_id) as report:
+    with _reported(progress, dataset_id, generator_id) as report, older_objects_frozen():
         batch = generator(request)
         if inspect.isawaitable(batch):
             batch = asyncio.run(_await(batch))

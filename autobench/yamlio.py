@@ -18,10 +18,14 @@ the line when there is one:
 - aliases (`*name`) may add at most `MAX_ALIAS_NODES` nodes to the document, and an alias
   inside its own anchor is refused, so an "alias bomb" is refused at once.
 
-Writing (`dump_yaml`) is deterministic: fixed key order, block style, multi-line strings as
-`|` blocks, width 100, UTF-8, an optional `# yaml-language-server: $schema=...` first line.
-Both directions use libyaml (CSafeLoader/CSafeDumper) when PyYAML was built with it
-(`yaml.__with_libyaml__`), else the pure-Python classes, with the same results.
+Most files are read by `autobench.blockyaml` (a fast reader of block YAML of JSON values,
+which returns what PyYAML would); anything outside its subset, and every error, is PyYAML's
+(libyaml's CSafeLoader when PyYAML was built with it, else the pure-Python loader).
+
+Writing (`dump_yaml`) is deterministic: `blockyaml.dumps` for a mapping of JSON values (fixed
+key order, block style, multi-line strings as `|` blocks, long sequences as JSON lines),
+PyYAML's safe dumper for anything else; UTF-8, an optional `# yaml-language-server:
+$schema=...` first line.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ with N seed cases (what the issue measured: the example routing generator carrie
 seed case over, reviewed `accepted`), then
 
   baseline  PyYAML's own load of the request file (`yaml.load`, CSafeLoader when libyaml is
-            there), no checks: the floor any YAML reader pays;
+            there), no checks: what reading it cost before autobench.blockyaml (measured in a
+            child process of its own, so its garbage does not weigh on the steps below);
   load      `files.load_request`: the safe loader (`autobench.yamlio`) + validation;
   generate  `generate_dataset_sync`: the generator + the validated `GenerationResult`;
   publish   `write_generation_result`: re-validation + dataset and manifest YAML, atomically;
@@ -44,11 +45,23 @@ def write_request(path: Path, n: int) -> None:
                        f"        expected: {{route: billing}}\n        metadata: {{n: {i}}}\n")
 
 
-def one(n: int, folder: Path) -> dict:
-    """Run every step for `n` cases in this process; the figures as a dict."""
-    sys.path.insert(0, str(REPO))
+def baseline(n: int, folder: Path) -> float:
+    """PyYAML's bare load of the request file for `n` cases (written by `one`), in seconds."""
     import yaml
 
+    from autobench import yamlio
+
+    loader = yaml.CSafeLoader if yamlio.WITH_LIBYAML else yaml.SafeLoader
+    started = time.perf_counter()
+    data = yaml.load((folder / f"request-{n}.yaml").read_bytes(), Loader=loader)
+    elapsed = time.perf_counter() - started
+    assert len(data["generation"]["request"]["seed_cases"]) == n
+    return elapsed
+
+
+def one(n: int, folder: Path) -> dict:
+    """Run every step but the baseline for `n` cases in this process; the figures as a dict."""
+    sys.path.insert(0, str(REPO))
     from autobench import files, yamlio
     from autobench.examples.routing import generate_cases
     from autobench.generation import generate_dataset_sync, write_generation_result
@@ -63,10 +76,6 @@ def one(n: int, folder: Path) -> dict:
         times[step] = time.perf_counter() - started
         return value
 
-    loader = yaml.CSafeLoader if yamlio.WITH_LIBYAML else yaml.SafeLoader
-    data = timed("baseline", lambda: yaml.load(request_path.read_bytes(), Loader=loader))
-    assert len(data["generation"]["request"]["seed_cases"]) == n
-    del data
     request = timed("load", lambda: files.load_request(request_path))
     result = timed("generate", lambda: generate_dataset_sync(
         generate_cases, request, generator_id="autobench.examples.routing:generate_cases", dataset_id="bench", version="v1"))
@@ -90,10 +99,12 @@ def main() -> int:
     parser.add_argument("--sizes", default="2000,20000,200000")
     parser.add_argument("--target-s", type=float, default=30.0)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.one, args.dir)))
+        sys.path.insert(0, str(REPO))
+        print(json.dumps(baseline(args.one, args.dir) if args.baseline else one(args.one, args.dir)))
         return 0
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
@@ -107,6 +118,9 @@ def main() -> int:
                 print(child.stderr, file=sys.stderr)
                 return 1
             r = json.loads(child.stdout.splitlines()[-1])
+            floor = subprocess.run([sys.executable, __file__, "--one", str(n), "--dir", tmp, "--baseline"],
+                                   capture_output=True, text=True, check=True)
+            r["times"]["baseline"] = json.loads(floor.stdout.splitlines()[-1])
             rows.append(r)
             t = r["times"]
             print(f"{r['n']:>8} " + " ".join(f"{t[s]:>9.2f}" for s in STEPS)

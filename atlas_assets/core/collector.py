@@ -14,7 +14,7 @@ import gc
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
-__all__ = ["collector_paused", "without_collector"]
+__all__ = ["collector_paused", "older_objects_frozen", "without_collector"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +29,19 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+@contextmanager
+def older_objects_frozen() -> Iterator[None]:
+    """Inside the block the collector runs as usual but only over objects created inside it:
+    everything alive before is set aside (`gc.freeze`) and put back after (`gc.unfreeze`).
+    For code we do not own (a user's generator): its garbage cycles are still collected, but
+    a 200,000-case request read before it is not walked again and again."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def without_collector(fn: F) -> F:

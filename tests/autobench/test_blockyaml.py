@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import yaml
@@ -78,6 +79,39 @@ def test_what_is_written_reads_back_the_same_with_both_readers(doc):
         return
     assert same(yaml.load(text, Loader=LOADER), doc), text
     assert same(blockyaml.loads(text), doc), text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(documents)
+def test_long_sequences_written_as_json_lines_read_back_the_same(doc):
+    with mock.patch.object(blockyaml, "JSON_ITEMS_FROM", 1):  # every collection item as one JSON line
+        try:
+            text = blockyaml.dumps(doc)
+        except blockyaml.Unsupported:
+            assert any(len(key) > 166 for key in keys(doc))
+            return
+    assert same(yaml.load(text, Loader=LOADER), doc), text
+    assert same(blockyaml.loads(text), doc), text
+
+
+def test_json_lines_that_pyyaml_reads_otherwise_take_the_general_path():
+    lines = {
+        '- {"a": 1e5}\n': {"a": "1e5"},          # PyYAML: a string (no dot); json: a float
+        '- {"a": 1.5e3}\n': {"a": "1.5e3"},      # unsigned exponent
+        '- {"a": 1.5e+3}\n': {"a": 1500.0},
+        '- {"a": NaN}\n': {"a": "NaN"},
+        '- {"a": "x\\/y"}\n': None,            # \/ : left to PyYAML, whatever it makes of it
+        '- {"a": 1, "a": 2}\n': None,           # a duplicate key: PyYAML's path refuses it
+    }
+    for text, expected in lines.items():
+        agrees_with_pyyaml(text)
+        if expected is not None:
+            assert blockyaml.loads(text) == [expected] == yaml.load(text, Loader=LOADER)
+    with pytest.raises(blockyaml.Unsupported):
+        blockyaml.loads('- {"a": 1, "a": 2}\n')
+    with mock.patch.object(blockyaml, "JSON_ITEMS_FROM", 1):
+        text = blockyaml.dumps({"x": [{"f": 1e16, "g": 1.5e-7, "s": "\u2028\x85"}]})
+    assert "1e+16" not in text and yaml.load(text, Loader=LOADER) == {"x": [{"f": 1e16, "g": 1.5e-7, "s": "\u2028\x85"}]}
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
