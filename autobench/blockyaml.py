@@ -256,6 +256,8 @@ class _Reader:
         return key, content[end + 1 :]
 
     def mapping(self, indent: int, depth: int) -> dict[str, Any]:
+        if depth > MAX_DEPTH:
+            raise Unsupported("deep nesting")
         result: dict[str, Any] = {}
         lines, memo, end = self.lines, self.memo, len(self.lines)
         while True:
@@ -291,6 +293,8 @@ class _Reader:
             result[key] = self.value(rest, indent, depth, in_mapping=True)
 
     def sequence(self, indent: int, depth: int) -> list[Any]:
+        if depth > MAX_DEPTH:
+            raise Unsupported("deep nesting")
         items: list[Any] = []
         lines, memo, end = self.lines, self.memo, len(self.lines)
         while True:
@@ -527,7 +531,10 @@ def loads(text: str) -> Any:
     """The value of `text` if it is in the subset (what PyYAML would return), else Unsupported."""
     if _FOREIGN.search(text):
         raise Unsupported("characters PyYAML treats specially")
-    return _Reader(text).document()
+    try:
+        return _Reader(text).document()
+    except RecursionError:  # a guard: every nesting path counts its depth
+        raise Unsupported("deep nesting") from None
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -165,6 +165,14 @@ def test_outside_the_subset_is_left_to_pyyaml(text):
         blockyaml.loads(text)
 
 
+@pytest.mark.parametrize("text", ["- " * 5000 + "x\n", "a:\n" + "".join("  " * i + "- b:\n" for i in range(300)), "a: " + "[" * 5000 + "]" * 5000 + "\n"])
+def test_deep_nesting_of_every_kind_is_a_one_line_refusal(text):
+    with pytest.raises(blockyaml.Unsupported):
+        blockyaml.loads(text)
+    with pytest.raises(yamlio.YamlError, match="deep.yaml: not valid YAML: .*(nest|depth)"):
+        yamlio.parse_yaml(text.encode(), "deep.yaml")
+
+
 def test_yaml_1_1_typing_is_pyyaml_s():
     text = "a: yes\nb: 0o17\nc: 017\nd: 1_000\ne: 12:30\nf: 2026-01-01\ng: ~\nh: 1.5\ni: .inf\nj: '1'\nk: \"yes\"\nl: x y\n"
     assert agrees_with_pyyaml(text)
