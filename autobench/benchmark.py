@@ -88,7 +88,7 @@ def _load(spec: files.BenchmarkSpec, path: Path) -> Any:
     except yamlio.YamlError as exc:
         raise files.DocumentError(str(exc)) from None
     if not evals_format.looks_like(raw):
-        return files.load_dataset(path)
+        return files.load_dataset(path, raw)
     try:
         return evals_format.read(path, version=spec.dataset.version, judge_engine=spec.dataset.judge_engine, raw=raw)
     except evals_format.FormatError as exc:

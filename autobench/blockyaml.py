@@ -150,6 +150,14 @@ def _plain(text: str, memo: dict[str, Any]) -> Any:
     return value
 
 
+def _string_key(text: str, memo: dict[str, Any]) -> str:
+    """A plain mapping key, which must be a string to PyYAML too (`yes:` and `1:` are not)."""
+    key = _plain(text, memo)
+    if not isinstance(key, str):
+        raise Unsupported("a key that is not a string")
+    return key
+
+
 def _unescape(body: str) -> str:
     if "\\" not in body:
         return body
@@ -208,6 +216,16 @@ class _Reader:
         self.peeked = (i, None)
         return None
 
+    def at_level(self, indent: int) -> bool:
+        """Whether the next line is at `indent` (False: the end, or a shallower line, which
+        ends the current collection); a deeper one is refused."""
+        at = self.next_indent()
+        if at is None or at < indent:
+            return False
+        if at > indent:
+            raise Unsupported("unexpected indentation")
+        return True
+
     def document(self) -> Any:
         indent = self.next_indent()
         if indent is None:
@@ -250,10 +268,7 @@ class _Reader:
         raw = m.group(0)
         if raw != raw.rstrip(" "):
             raise Unsupported("space before a mapping colon")
-        key = _plain(raw, self.memo)
-        if not isinstance(key, str):
-            raise Unsupported("a key that is not a string")
-        return key, content[end + 1 :]
+        return _string_key(raw, self.memo), content[end + 1 :]
 
     def mapping(self, indent: int, depth: int) -> dict[str, Any]:
         if depth > MAX_DEPTH:
@@ -267,8 +282,7 @@ class _Reader:
             m = simple or _FLAT_LINE.fullmatch(line)
             if m is not None and m.end(1) == indent and m.end(2) - indent <= 1024:
                 key, value = m.group(2, 3)
-                if key[0] in _FIRST_CHARS and not isinstance(key := _plain(key, memo), str):
-                    raise Unsupported("a key that is not a string")
+                key = _string_key(key, memo)
                 if key in result:
                     raise Unsupported("a duplicate key")
                 if simple is None:
@@ -277,11 +291,8 @@ class _Reader:
                     result[key] = value if value[0] not in _FIRST_CHARS else _plain(value, memo)
                 self.i = i + 1  # a deeper next line is refused by the general path below
                 continue
-            at = self.next_indent()
-            if at is None or at < indent:
+            if not self.at_level(indent):
                 return result
-            if at > indent:
-                raise Unsupported("unexpected indentation")
             content = self.lines[self.i][indent:]
             entry = self.key(content)
             if entry is None:
@@ -312,7 +323,7 @@ class _Reader:
                 self.restart(indent + 2, line[indent + 2 :])  # `- key: value`: a compact mapping
                 items.append(self.mapping(indent + 2, depth + 1))
                 continue
-            if line[indent : indent + 3] == "- {" and line[indent + 2 :][-1:] == "}" and line[:indent].strip(" ") == "":
+            if line[indent : indent + 3] == "- {" and line.endswith("}") and line[:indent].strip(" ") == "":
                 try:
                     items.append(_from_json(line[indent + 2 :]))
                 except Unsupported:
@@ -320,11 +331,8 @@ class _Reader:
                 else:
                     self.i = i + 1
                     continue
-            at = self.next_indent()
-            if at is None or at < indent:
+            if not self.at_level(indent):
                 return items
-            if at > indent:
-                raise Unsupported("unexpected indentation")
             line = self.lines[self.i]
             content = line[indent:]
             if not (content == "-" or content.startswith("- ")):
@@ -399,8 +407,7 @@ class _Reader:
         result: dict[str, Any] = {}
         memo = self.memo
         for key, raw in _FLAT_ENTRY.findall(text):
-            if key[0] in _FIRST_CHARS and not isinstance(key := _plain(key, memo), str):
-                raise Unsupported("a key that is not a string")
+            key = _string_key(key, memo)
             if key in result:
                 raise Unsupported("a duplicate key")
             result[key] = raw[1:-1].replace("''", "'") if raw[0] == "'" else _plain(raw, memo)

@@ -307,21 +307,24 @@ def describe(exc: ValidationError, prefix: str = "", node: Any = None, base: tup
     return "\n".join(lines)
 
 
-def load_document(path: str | Path, model: type[BaseModel]) -> Any:
+def load_document(path: str | Path, model: type[BaseModel], raw: Any = None) -> Any:
     """Read YAML with the safe loader (`autobench.yamlio`) and validate it against `model`;
-    DocumentError names the file, the field(s) and their lines."""
-    document, _ = load_document_node(path, model)
+    DocumentError names the file, the field(s) and their lines. `raw`: the file's content,
+    when the caller has read it already."""
+    document, _ = load_document_node(path, model, raw)
     return document
 
 
 @without_collector
-def load_document_node(path: str | Path, model: type[BaseModel]) -> tuple[Any, Any]:
+def load_document_node(path: str | Path, model: type[BaseModel], raw: Any = None) -> tuple[Any, Any]:
     """`load_document` and the composed YAML node tree (for the lines of later errors)."""
     path = Path(path)
-    try:
-        raw, node = yamlio.read_yaml(path)
-    except yamlio.YamlError as exc:
-        raise DocumentError(str(exc)) from None
+    node = None
+    if raw is None:
+        try:
+            raw, node = yamlio.read_yaml(path)
+        except yamlio.YamlError as exc:
+            raise DocumentError(str(exc)) from None
     try:
         return model.model_validate(raw), node
     except ValidationError as exc:
@@ -382,9 +385,10 @@ class DatasetIntegrityError(ValueError):
 
 
 @without_collector
-def load_dataset(path: str | Path) -> DatasetFile:
-    """Read a dataset file and verify its sha256 (DatasetIntegrityError on a mismatch)."""
-    document = load_document(path, DatasetFile)
+def load_dataset(path: str | Path, raw: Any = None) -> DatasetFile:
+    """Read a dataset file (or validate its content `raw`, read already) and verify its
+    sha256 (DatasetIntegrityError on a mismatch)."""
+    document = load_document(path, DatasetFile, raw)
     actual = dataset_sha256(document.dataset.model_dump(mode="json"))
     if actual != document.dataset.sha256:
         if document.dataset.source == "generated":
