@@ -2,16 +2,27 @@
 as pydantic models, plus a validator that reports *every* problem of a file.
 
     {"dataset": {id, version, language_pair, description?, source_language,
-                 target_language, created, license, provenance[]},
-     "entries": [{id, source, reference, difficulty, provenance, register, context,
-                  notes?, morphological_analysis?, variant_class?}, ...]}
+                 target_language | targets[], created, license, provenance[]},
+     "entries": [{id, source, reference | references{}, difficulty, provenance, register,
+                  context, notes?, morphological_analysis?, variant_class?}, ...]}
+
+One dataset, many targets: a block gives exactly one of `target_language` (a
+single-target corpus, the spec's format) or `targets` (a list of distinct BCP 47 tags, e.g.
+FLORES+ devtest: English into 39 languages). Each entry of a single-target corpus has
+`reference`; each entry of a multi-target corpus has `references`, an object with exactly
+one non-blank reference per target ({"fr": "...", "de": "..."}). `Corpus.for_target(tag)`
+is the single-target view of one target, which everything that scores, runs and cards
+reads (`entry.reference`, `dataset.target_language`).
 
 Rules (each a `Problem` naming the entry id and the field):
 
 * required fields present, types exact (integers are JSON integers, not strings or
   booleans), no unknown fields (a typo is an error, not a silently ignored key);
 * text fields non-empty; `id` and `difficulty` integers, difficulty 1-5;
-* `source_language` / `target_language` well-formed BCP 47 tags (RFC 5646 syntax);
+* `source_language` / `target_language` / each of `targets` well-formed BCP 47 tags
+  (RFC 5646 syntax); `targets` non-empty and distinct, also ignoring case; an entry's
+  `references` keys exactly the block's `targets` (a missing or extra key names
+  `references.<tag>`);
 * `license` an SPDX identifier (or expression with AND/OR/WITH, or LicenseRef-...);
   syntactically valid ids outside the embedded list of common ones are a warning;
 * `created` an ISO 8601 date (or date-time); `version` a semantic version (1, 1.0, 1.0.2, 1.0.0-rc.1);
@@ -34,14 +45,25 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional, Sequence
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.names import partition_key_problem
-from atlas_assets.core.problems import SeverityReport
+from atlas_assets.core.problems import SeverityReport, field_path, show_part
 
 __all__ = [
     "Corpus",
@@ -119,9 +141,13 @@ def _spdx_problem(expression: str) -> tuple[str | None, str | None]:
     return None, None
 
 
-# ---------------------------------------------------------------- models
+def _listing(items: Sequence[str], shown: int = 10) -> str:
+    """Items for a message, cut after `shown` (a hostile list of 10,000 tags stays one short line)."""
+    head = ", ".join(items[:shown])
+    return head if len(items) <= shown else f"{head}, ... ({len(items)} in all)"
 
-NonEmpty = Field(min_length=1)
+
+# ---------------------------------------------------------------- models
 
 
 class _Strict(BaseModel):
@@ -134,6 +160,16 @@ def _not_blank(value: str) -> str:
     return value
 
 
+def _bcp47_tag(value: str) -> str:
+    if not is_bcp47(value):
+        raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)")
+    return value
+
+
+Bcp47 = Annotated[StrictStr, AfterValidator(_bcp47_tag)]
+NonBlank = Annotated[StrictStr, AfterValidator(_not_blank)]
+
+
 class DatasetBlock(_Strict):
     """The top-level `dataset` block."""
 
@@ -141,8 +177,11 @@ class DatasetBlock(_Strict):
     version: StrictStr = Field(description="Semantic version; a new version invalidates comparisons with prior run cards")
     language_pair: StrictStr = Field(description="Display label, e.g. EN→CRK")
     description: Optional[StrictStr] = Field(None, description="Optional human-readable summary")
-    source_language: StrictStr = Field(description="BCP 47 source language code")
-    target_language: StrictStr = Field(description="BCP 47 target language code")
+    source_language: Bcp47 = Field(description="BCP 47 source language code")
+    target_language: Optional[Bcp47] = Field(None, description="BCP 47 target language code (a single-target corpus; else `targets`)")
+    targets: Optional[list[Bcp47]] = Field(
+        None, validate_default=True, description="BCP 47 target language codes of a multi-target corpus (one dataset, many targets; else `target_language`)"
+    )
     created: StrictStr = Field(description="ISO 8601 creation date")
     license: StrictStr = Field(description="SPDX license identifier")
     provenance: list[StrictStr] = Field(description="Provenance tags used across entries")
@@ -169,11 +208,29 @@ class DatasetBlock(_Strict):
     def _pair(cls, value: str) -> str:
         return _not_blank(value)
 
-    @field_validator("source_language", "target_language")
+    @field_validator("targets")
     @classmethod
-    def _bcp47(cls, value: str) -> str:
-        if not is_bcp47(value):
-            raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)")
+    def _targets(cls, value: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        if "target_language" not in info.data:  # it has an error of its own
+            return value
+        single = info.data["target_language"] is not None
+        if single == (value is not None):
+            raise ValueError(
+                "give exactly one of target_language (a single-target corpus) or targets (a list: one dataset, many targets); "
+                + ("this block has both" if single else "this block has neither")
+            )
+        if value is None:
+            return value
+        if not value:
+            raise ValueError("must list at least one target language")
+        seen: dict[str, str] = {}
+        duplicated = []
+        for tag in value:
+            if tag.casefold() in seen:
+                duplicated.append(f"{tag} (also {seen[tag.casefold()]})" if tag != seen[tag.casefold()] else tag)
+            seen.setdefault(tag.casefold(), tag)
+        if duplicated:
+            raise ValueError(f"duplicate target(s), compared ignoring case: {_listing(duplicated)}")
         return value
 
     @field_validator("created")
@@ -217,7 +274,10 @@ with warnings.catch_warnings():  # `register` (a spec field) shadows ABCMeta.reg
 
         id: StrictInt = Field(description="Unique entry identifier within the corpus")
         source: StrictStr = Field(description="The source text to translate")
-        reference: StrictStr = Field(description="The gold-standard reference translation")
+        reference: Optional[StrictStr] = Field(None, description="The gold-standard reference translation (a single-target corpus)")
+        references: Optional[dict[StrictStr, NonBlank]] = Field(
+            None, description="One gold-standard reference per target language, keyed by the block's `targets` (a multi-target corpus)"
+        )
         difficulty: StrictInt = Field(ge=1, le=5, description="Difficulty tier 1-5")
         provenance: StrictStr = Field(description="Origin of this entry; one of the dataset block's provenance tags")
         register: StrictStr = Field(description="Register/formality level")
@@ -232,9 +292,59 @@ with warnings.catch_warnings():  # `register` (a spec field) shadows ABCMeta.reg
             return None if value is None else _not_blank(value)
 
 
+def _reference_problems(reference: Any, references: Any, multi: bool, targets: Sequence[str] | None) -> list[tuple[str, str]]:
+    """(field, message) for an entry's reference(s) against the block: `reference` in a
+    single-target corpus, `references` keyed exactly by `targets` in a multi-target one
+    (`targets` None: not known, the keys are not checked)."""
+    if not multi:
+        out = [] if reference is not None else [("reference", "required field is missing")]
+        if references is not None:
+            out.append(("references", "only an entry of a multi-target corpus (dataset.targets) has references; this corpus has dataset.target_language: give reference"))
+        return out
+    out = [] if reference is None else [("reference", "an entry of a multi-target corpus (dataset.targets) gives references {tag: text}, not reference")]
+    if references is None:
+        return [*out, ("references", "required field is missing (an object with one reference per target of dataset.targets)")]
+    if not isinstance(references, dict) or targets is None:
+        return out  # a wrong type is the model's error
+    folded = {tag.casefold(): tag for tag in targets}
+    out.extend((f"references.{show_part(tag)}", f"missing: dataset.targets lists {tag}") for tag in targets if tag not in references)
+    known = set(targets)
+    for key in references:
+        if key not in known:
+            same = folded.get(key.casefold()) if isinstance(key, str) else None
+            hint = f" (tags are matched exactly: write {same})" if same else ""
+            out.append((f"references.{show_part(key)}", f"not one of dataset.targets ({_listing(targets)}){hint}"))
+    return out
+
+
 class Corpus(_Strict):
     dataset: DatasetBlock
     entries: list[Entry]
+
+    @model_validator(mode="after")
+    def _references_match_targets(self) -> "Corpus":
+        for entry in self.entries:
+            for fld, message in _reference_problems(entry.reference, entry.references, self.is_multi_target, self.dataset.targets):
+                raise ValueError(f"entry {entry.id} field {fld}: {message}")
+        return self
+
+    @property
+    def is_multi_target(self) -> bool:
+        return self.dataset.targets is not None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return tuple(self.dataset.targets) if self.dataset.targets is not None else (self.dataset.target_language,)  # type: ignore[arg-type]
+
+    def for_target(self, tag: str) -> "Corpus":
+        """The single-target corpus of one target: what scoring, runs and cards read."""
+        if tag not in self.targets:
+            raise KeyError(f"{tag!r} is not a target of corpus {self.dataset.id} (targets: {_listing(self.targets)})")
+        if not self.is_multi_target:
+            return self
+        block = self.dataset.model_copy(update={"target_language": tag, "targets": None, "language_pair": f"{self.dataset.source_language}→{tag}"})
+        entries = [e.model_copy(update={"reference": e.references[tag], "references": None}) for e in self.entries]  # type: ignore[index]
+        return Corpus(dataset=block, entries=entries)
 
 
 # ---------------------------------------------------------------- validation
@@ -271,14 +381,10 @@ class ValidationReport(SeverityReport):
         return not self.errors and self.corpus is not None
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in loc) or None  # type: ignore[return-value]
-
-
 def _pydantic_problems(path: str, entry: str | None, exc: ValidationError, prefix: str = "") -> list[Problem]:
     out = []
     for err in exc.errors():
-        loc = _loc(err["loc"])
+        loc = field_path(err["loc"])
         msg = err["msg"]
         if err["type"] == "missing":
             msg = "required field is missing"
@@ -295,6 +401,18 @@ def _entry_label(raw: Any, index: int) -> str:
     if isinstance(raw, dict) and isinstance(raw.get("id"), int) and not isinstance(raw.get("id"), bool):
         return str(raw["id"])
     return f"#{index}"
+
+
+def _declared_targets(block: DatasetBlock | None, raw_block: Any) -> tuple[bool, list[str] | None]:
+    """Whether the corpus is multi-target and its targets, for checking the entries: the
+    valid block's, else what the raw block says (so a broken block does not hide the
+    entries' problems; None when its targets are not a list of strings)."""
+    if block is not None:
+        return block.targets is not None, block.targets
+    raw = raw_block.get("targets") if isinstance(raw_block, dict) else None
+    if raw is None:
+        return False, None
+    return True, raw if isinstance(raw, list) and all(isinstance(t, str) for t in raw) else None
 
 
 def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
@@ -322,6 +440,7 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
             _, warning = _spdx_problem(raw_block["license"])
             if warning:
                 problems.append(Problem(path, None, "dataset.license", warning, "warning"))
+    multi, targets = _declared_targets(block, raw_block)
     tags = set(raw_block.get("provenance") or []) if isinstance(raw_block, dict) and isinstance(raw_block.get("provenance"), list) else None
 
     entries: list[Entry] = []
@@ -352,6 +471,8 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
                 problems.append(Problem(path, label, "id", f"duplicate id (also entry #{seen[ident]} in file order)"))
             else:
                 seen[ident] = index
+        for fld, message in _reference_problems(raw.get("reference"), raw.get("references"), multi, targets):
+            problems.append(Problem(path, label, fld, message))
         prov = raw.get("provenance")
         if tags is not None and isinstance(prov, str) and prov.strip() and prov not in tags:
             problems.append(Problem(path, label, "provenance", f"{prov!r} is not one of the dataset block's provenance tags ({', '.join(sorted(tags))})"))
@@ -404,6 +525,15 @@ class LoadedCorpus:
     def version(self) -> str:
         return self.corpus.dataset.version
 
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self.corpus.targets
+
+    def for_target(self, tag: str) -> "LoadedCorpus":
+        """The single-target view of one target, with this file's path and sha256."""
+        view = self.corpus.for_target(tag)
+        return self if view is self.corpus else LoadedCorpus(self.path, view, self.sha256)
+
 
 class CorpusError(ValueError):
     def __init__(self, report: ValidationReport):
@@ -431,6 +561,7 @@ def summary(corpus: Corpus) -> dict[str, Any]:
         "id": corpus.dataset.id,
         "version": corpus.dataset.version,
         "language_pair": corpus.dataset.language_pair,
+        "targets": list(corpus.targets),
         "entries": len(entries),
         "variant_classes": len({e.variant_class for e in entries if e.variant_class}),
         "by_difficulty": {str(k): v for k, v in sorted(Counter(e.difficulty for e in entries).items())},
@@ -446,6 +577,8 @@ def summary_text(corpus: Corpus, sha256: str | None = None) -> str:
         f"{s['id']} v{s['version']} ({s['language_pair']}): {s['entries']} entries, {s['variant_classes']} variant class(es)"
         + (f", sha256 {sha256}" if sha256 else "")
     ]
+    if corpus.is_multi_target:
+        lines.append(f"  targets ({len(s['targets'])}): " + ", ".join(s["targets"]))
     for title, key in (("difficulty", "by_difficulty"), ("register", "by_register"), ("provenance", "by_provenance")):
         lines.append(f"  by {title}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
     return "\n".join(lines)
