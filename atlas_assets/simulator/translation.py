@@ -4,7 +4,8 @@ translation corpora it indexes.
 A chat request whose last user turn was made by the translation prompt template
 (atlas_assets/translation/prompt.py, `translate-v1`) is parsed for (source language,
 target language, source text) and looked up among the indexed corpora's segments
-(entries sharing a variant_class are one segment with several references). The reply is
+(entries sharing a variant_class are one segment with several references; a multi-target
+corpus is indexed once per target, each target's draws keyed apart). The reply is
 
 * with probability skill[tier] -- tiers 1-2 use `skill.easy`, 3 `skill.medium`, 4-5
   `skill.hard` -- one of the segment's gold references (which one is drawn too);
@@ -58,10 +59,13 @@ class TranslationIndex:
             except CorpusError:
                 continue  # an invalid corpus is not served
             self.paths.append(Path(path))
-            block = loaded.corpus.dataset
-            for seg in segments(loaded.corpus):
-                key = (block.source_language, block.target_language, seg.source.strip())
-                self._rows.setdefault(key, TranslationRow(block.id, seg.id, seg.references, seg.difficulty, seg.source))
+            for target in loaded.targets:
+                corpus = loaded.corpus.for_target(target)
+                block = corpus.dataset
+                name = f"{block.id}/{target}" if loaded.corpus.is_multi_target else block.id  # draws differ by target
+                for seg in segments(corpus):
+                    key = (block.source_language, target, seg.source.strip())
+                    self._rows.setdefault(key, TranslationRow(name, seg.id, seg.references, seg.difficulty, seg.source))
 
     def __len__(self) -> int:
         return len(self._rows)

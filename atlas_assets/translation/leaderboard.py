@@ -1,4 +1,6 @@
-"""The translation leaderboard: per corpus, the engines' run cards ranked by chrF++.
+"""The translation leaderboard: per corpus, the engines' run cards ranked by chrF++ (per
+corpus and target language when the cards of one corpus id cover several targets: a
+multi-target corpus, keyed "<id> (<target>)").
 
     leaderboard(cards) -> Leaderboard(markdown, payload)
 
@@ -98,9 +100,14 @@ def _corpus_markdown(corpus_id: str, rows: list[dict[str, Any]]) -> str:
 
 def leaderboard(cards: Iterable[RunCard]) -> Leaderboard:
     """Rank run cards per corpus (module docstring)."""
-    by_corpus: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    cards = list(cards)
+    targets: dict[str, set[str]] = defaultdict(set)
     for card in cards:
-        by_corpus[card.dataset.id].append(_row(card))
+        targets[card.dataset.id].add(card.dataset.target_language)
+    by_corpus: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for card in cards:  # the cards of a multi-target corpus: one table per target
+        key = card.dataset.id if len(targets[card.dataset.id]) == 1 else f"{card.dataset.id} ({card.dataset.target_language})"
+        by_corpus[key].append(_row(card))
     payload = {corpus_id: _ranked(rows) for corpus_id, rows in sorted(by_corpus.items())}
     markdown = "\n\n".join(_corpus_markdown(c, rows) for c, rows in payload.items()) or "no run cards yet"
     return Leaderboard(markdown, payload)

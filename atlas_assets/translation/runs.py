@@ -252,8 +252,11 @@ def run_translation(
     on_record: Callable[[CheckpointRecord], None] | None = None,
     stop: threading.Event | None = None,
     handle_signals: bool = False,
+    target: str | None = None,
 ) -> TranslationOutcome:
     """Run (or resume) the corpus through `engine` in `run_dir` (module docstring).
+    `target`: which target of a multi-target corpus (its single-target view is run; a set of
+    targets is multilingual.run_translation_set); required for such a corpus.
 
     `progress_log` gets a line when sending starts, at most one per its interval as
     segments finish (with the corpus chrF++ of the segments done so far, computed only
@@ -261,13 +264,16 @@ def run_translation(
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     loaded = load_corpus(corpus_path)
+    if target is None and loaded.corpus.is_multi_target:
+        raise ValueError(f"{corpus_path}: the corpus has {len(loaded.targets)} targets: name one, or run them as a set")
+    loaded = loaded.for_target(target) if target is not None else loaded
     params = {**DEFAULT_PARAMS, **(params or {})}
     segs = segments(loaded.corpus)[:limit] if limit else segments(loaded.corpus)
     in_flight = concurrency or min(engine.concurrency, 32)
     progress = progress or Progress()
     stop = stop or threading.Event()
     checkpoint = run_dir / CHECKPOINT
-    label = f"{loaded.id} on {engine.name}"
+    label = f"{loaded.id}{f' ({target})' if target else ''} on {engine.name}"
 
     def chrfpp_so_far(records: Mapping[str, CheckpointRecord]) -> str | None:
         done = [s for s in segs if str(s.id) in records]

@@ -8,11 +8,17 @@ A thin shell over atlas_assets.translation.
                                   sensor (and by translation_run); materializing re-validates.
     translation/translation_run   partitioned engine x corpus; reads its corpus partition only
                                   (MultiToSingleDimensionPartitionMapping); data version = the
-                                  run card's scored content
-    translation/leaderboard       per corpus, engines ranked by chrF++ with each signature
+                                  run card's scored content. A multi-target corpus is one partition too: its
+                                  targets run as a set (multilingual.run_translation_set), one
+                                  card per target and the cross-language report; data version
+                                  = the report's content_sha256
+    translation/leaderboard       per corpus (per corpus and target for a multi-target one),
+                                  engines ranked by chrF++ with each signature
 
 Artifacts (artifact_store): translation/<engine>/<corpus id>/{run_card.json,
-run_card.json.sha256}; checkpoints in $ATLAS_CACHE_DIR/translation/<engine>/<corpus id>.
+run_card.json.sha256} (a multi-target corpus: <corpus id>/<target>/run_card.json... and
+<corpus id>/languages.{json,json.sha256,md,svg}); checkpoints in
+$ATLAS_CACHE_DIR/translation/<engine>/<corpus id>[/<target>].
 
 (No `from __future__ import annotations`: Dagster reads resource annotations.)
 """
@@ -24,15 +30,17 @@ import dagster as dg
 from pydantic import Field
 
 from atlas_assets.core.documents import parse_document
+from atlas_assets.core.storage import ArtifactStore
 from atlas_assets.evals.engines import Engine, load_engines_report
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import RESOURCES, ArtifactStoreResource, default_cache_dir
 from atlas_assets.orchestration.versions import code_version, source_files
 from atlas_assets.translation.card import RunCard
+from atlas_assets.translation.corpora import load_corpora_report
 from atlas_assets.translation.leaderboard import leaderboard
+from atlas_assets.translation.multilingual import REPORT, REPORT_MD, REPORT_SHA, REPORT_SVG, run_translation_set, set_facts
 from atlas_assets.translation.report import run_facts
 from atlas_assets.translation.runs import CARD, CARD_SHA, run_translation
-from atlas_assets.translation.corpora import load_corpora_report
 from atlas_assets.translation.schema import CorpusError, LoadedCorpus
 
 GROUP = "translation"
@@ -81,6 +89,16 @@ def corpus_versions(corpora: dict[str, LoadedCorpus]) -> list[shell.Published]:
     ]
 
 
+REPORT_FILES = {REPORT: "application/json", REPORT_SHA: "text/plain", REPORT_MD: "text/markdown", REPORT_SVG: "image/svg+xml"}
+
+
+def _store_card(store: ArtifactStore, folder: str, run_dir: Path) -> str:
+    """The run card and its .sha256 into the artifact store; the card's URI."""
+    stored = store.put_bytes(f"{folder}/{CARD}", (run_dir / CARD).read_bytes(), "application/json")
+    store.put_bytes(f"{folder}/{CARD_SHA}", (run_dir / CARD_SHA).read_bytes(), "text/plain")
+    return stored.uri
+
+
 def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] = None) -> dg.Definitions:
     engines_report, corpora_report = load_engines_report(engines_file), load_corpora_report(corpora_dir)
     engines, corpus_ids = engines_report.names, corpora_report.names
@@ -116,7 +134,8 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         kinds={"json"},
         description="One translation corpus through one engine: the run card (scores with sacreBLEU signatures, "
         "breakdowns, per-entry outputs). Data version = the card's scored content (no timestamps, ports or "
-        "durations)." + problems,
+        "durations). A multi-target corpus runs every target as a set: a card per target and the cross-language "
+        "report (per-language chrF++ and BLEU with intervals, their mean, a plot)." + problems,
     )
     def translation_run(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
@@ -126,20 +145,29 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         if engine is None or loaded is None:
             raise dg.Failure(f"engine {engine_name!r} or corpus {corpus_id!r} is not defined (or the corpus is invalid)")
         shell.record_published_inputs(context, corpus_versions({corpus_id: loaded}), "the corpus bytes translation_run read")
-        path = loaded.path
         run_dir = translation.run_dir(engine_name, corpus_id)
+        store, folder = artifact_store.store(), f"{PREFIX}/{engine_name}/{corpus_id}"
         try:
-            outcome = run_translation(path, engine, run_dir, progress_log=shell.run_log(context))
-        except CorpusError as exc:
+            if loaded.corpus.is_multi_target:
+                languages = run_translation_set(loaded.path, engine, run_dir, progress_log=shell.run_log(context))
+                for target in languages.outcomes:
+                    _store_card(store, f"{folder}/{target}", run_dir / target)
+                stored = {name: store.put_bytes(f"{folder}/{name}", (run_dir / name).read_bytes(), media)
+                          for name, media in REPORT_FILES.items()}  # fmt: skip
+                return dg.MaterializeResult(
+                    data_version=dg.DataVersion(languages.report.content_sha256),
+                    metadata={**shell.metadata(set_facts(languages.report)), "report": dg.MetadataValue.path(stored[REPORT].uri),
+                              "plot": dg.MetadataValue.path(stored[REPORT_SVG].uri), "report_sha256": languages.sha256},
+                )  # fmt: skip
+            outcome = run_translation(loaded.path, engine, run_dir, progress_log=shell.run_log(context))
+        except (CorpusError, ValueError) as exc:
             raise dg.Failure(str(exc)) from None
-        store = artifact_store.store()
-        stored = store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD}", (run_dir / CARD).read_bytes(), "application/json")
-        store.put_bytes(f"{PREFIX}/{engine_name}/{corpus_id}/{CARD_SHA}", (run_dir / CARD_SHA).read_bytes(), "text/plain")
+        card_uri = _store_card(store, folder, run_dir)
         return dg.MaterializeResult(
             data_version=dg.DataVersion(outcome.content_sha256),
             metadata={
                 **shell.metadata(run_facts(outcome.card)),
-                "run_card": dg.MetadataValue.path(stored.uri),
+                "run_card": dg.MetadataValue.path(card_uri),
                 "run_card_sha256": outcome.sha256,
             },
         )
@@ -155,7 +183,13 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
     )
     def translation_leaderboard(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
-        keys = [f"{PREFIX}/{engine}/{corpus_id}/{CARD}" for corpus_id in sorted(translation.corpus_paths()) for engine in sorted(translation.engines())]
+        corpora = translation.valid_corpora()
+        folders = [  # a multi-target corpus keeps one card per target
+            f"{corpus_id}/{target}" if corpora[corpus_id].corpus.is_multi_target else corpus_id
+            for corpus_id in sorted(corpora)
+            for target in corpora[corpus_id].targets
+        ]
+        keys = [f"{PREFIX}/{engine}/{folder}/{CARD}" for folder in folders for engine in sorted(translation.engines())]
         board = leaderboard([parse_document(store.uri(key), store.get_bytes(key), RunCard, dg.Failure) for key in keys if store.exists(key)])
         return dg.MaterializeResult(
             data_version=dg.DataVersion(board.sha256),

@@ -1,0 +1,183 @@
+"""Multi-target corpora run as one set: per-target cards, the cross-language report (its
+intervals are sacreBLEU's), comparing two engines language by language, Dagster."""
+
+from __future__ import annotations
+
+import json
+import threading
+import xml.etree.ElementTree as ET
+
+import dagster as dg
+import pytest
+import yaml
+
+from atlas_assets.orchestration.resources import ArtifactStoreResource
+from atlas_assets.orchestration.translation import assets as tr
+from atlas_assets.translation.compare import CompareRefused, compare_cards
+from atlas_assets.translation.leaderboard import leaderboard
+from atlas_assets.translation.multilingual import (
+    REPORT,
+    REPORT_MD,
+    REPORT_SHA,
+    REPORT_SVG,
+    LanguageReport,
+    _holm,
+    compare_sets,
+    language_report,
+    read_set,
+    render_svg,
+    run_translation_set,
+)
+from atlas_assets.translation.runs import run_translation
+from atlas_assets.translation.schema import validate_data
+
+from .test_runs import STRONG, WEAK
+
+TARGETS = ["fr", "de", "ja"]
+
+
+@pytest.fixture
+def multi_path(example_doc, write_corpus):
+    """The example corpus as a three-target corpus (German and Japanese references made up
+    from the French ones: the simulator answers from whatever the references are)."""
+    block = {k: v for k, v in example_doc["dataset"].items() if k != "target_language"}
+    block.update(id="example-multi-v1", targets=TARGETS, language_pair="EN→3 languages")
+    made_up = {"fr": lambda r: r, "de": lambda r: " ".join(reversed(r.split())), "ja": lambda r: r.replace(" ", "")}
+    entries = []
+    for entry in example_doc["entries"]:
+        entry = dict(entry)
+        reference = entry.pop("reference")
+        entry["references"] = {t: made_up[t](reference) for t in TARGETS}
+        entries.append(entry)
+    doc = {"dataset": block, "entries": entries}
+    assert validate_data(doc).ok
+    return write_corpus(doc, "multi.json")
+
+
+def test_a_set_runs_every_target_and_reports_them(tmp_path, multi_path):
+    out = run_translation_set(multi_path, STRONG, tmp_path / "set", n_samples=200)
+    assert out.complete and list(out.outcomes) == TARGETS
+    cards = read_set(tmp_path / "set")
+    assert sorted(c.dataset.target_language for c in cards) == sorted(TARGETS)
+    assert {c.dataset.id for c in cards} == {"example-multi-v1"}
+    report = out.report
+    assert [row.target_language for row in report.languages] == TARGETS and not report.missing
+    assert [row.name for row in report.languages] == ["French", "German", "Japanese"]
+    assert all(row.scores["chrf++"].score == 100.0 for row in report.languages)
+    assert report.mean["chrf++"].score == 100.0 and report.mean["chrf++"].ci95 == 0.0
+    # BLEU's tokenizer follows the target: the mean says it averaged different signatures
+    assert len(report.mean["bleu"].signatures) == 2 and len(report.mean["chrf++"].signatures) == 1
+    on_disk = (tmp_path / "set" / REPORT).read_bytes()
+    assert LanguageReport.model_validate_json(on_disk) == report
+    import hashlib
+
+    assert (tmp_path / "set" / REPORT_SHA).read_text().split()[0] == hashlib.sha256(on_disk).hexdigest() == out.sha256
+    assert "| **mean chrF++** (3 languages) | 100.00 ± 0.00 |" in (tmp_path / "set" / REPORT_MD).read_text()
+    # resumed: nothing is sent again and the report is the same content
+    again = run_translation_set(multi_path, STRONG, tmp_path / "set", n_samples=200)
+    assert sum(o.sent for o in again.outcomes.values()) == 0
+    assert again.report.content_sha256 == report.content_sha256
+
+
+def test_intervals_are_sacrebleus_and_the_mean_averages_them(tmp_path, multi_path):
+    out = run_translation_set(multi_path, WEAK, tmp_path / "weak", n_samples=300)
+    by_target = {c.dataset.target_language: c for c in read_set(tmp_path / "weak")}
+    for row in out.report.languages:
+        card = by_target[row.target_language]
+        assert 0 < row.scores["chrf++"].score < 100
+        # the same resamples as sacreBLEU's paired test's interval for the baseline system
+        same = compare_cards(card, card, n_samples=300)["metrics"]["chrf++"]
+        assert row.scores["chrf++"].ci95 == same["a_ci95"]
+    scores = [row.scores["chrf++"].score for row in out.report.languages]
+    mean = out.report.mean["chrf++"]
+    assert mean.score == pytest.approx(sum(scores) / 3, abs=1e-4)
+    assert 0 < mean.ci95 <= max(row.scores["chrf++"].ci95 for row in out.report.languages)
+
+
+def test_comparing_two_sets_language_by_language(tmp_path, multi_path):
+    run_translation_set(multi_path, WEAK, tmp_path / "a", n_samples=100)
+    run_translation_set(multi_path, STRONG, tmp_path / "b", n_samples=100)
+    a, b = read_set(tmp_path / "a"), read_set(tmp_path / "b")
+    result = compare_sets(a, b, n_samples=200)
+    assert [row["target_language"] for row in result["languages"]] == [c.dataset.target_language for c in a]
+    for row in result["languages"]:
+        assert row["metrics"]["chrf++"]["delta"] > 0 and row["p_holm"] >= row["metrics"]["chrf++"]["p_value"]
+    assert result["summary"]["b_better"] == 3 and result["summary"]["a_better"] == 0
+    partial = compare_sets(a, [c for c in b if c.dataset.target_language != "ja"], n_samples=100)
+    assert partial["only_a"] == ["ja"] and partial["summary"]["languages"] == 2
+    with pytest.raises(CompareRefused, match="no target language in common"):
+        compare_sets([c for c in a if c.dataset.target_language == "fr"], [c for c in b if c.dataset.target_language == "de"])
+
+
+def test_holm_adjustment():
+    assert _holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert _holm([0.5, 0.9]) == [1.0, 1.0]
+    assert _holm([]) == []
+
+
+def test_a_multi_target_corpus_needs_a_target_or_a_set(tmp_path, multi_path):
+    with pytest.raises(ValueError, match="3 targets"):
+        run_translation(multi_path, STRONG, tmp_path / "one")
+    with pytest.raises(ValueError, match="no target xx"):
+        run_translation_set(multi_path, STRONG, tmp_path / "set", targets=["fr", "xx"])
+    one = run_translation(multi_path, STRONG, tmp_path / "de", target="de")
+    assert one.card.dataset.target_language == "de" and one.card.dataset.language_pair.endswith("→de")
+
+
+def test_a_stopped_set_reports_what_ran_and_names_the_rest(tmp_path, multi_path):
+    stop = threading.Event()
+    out = run_translation_set(multi_path, STRONG, tmp_path / "set", stop=stop, n_samples=50,
+                              on_target=lambda target, i, n: stop.set() if i == 1 else None)  # fmt: skip
+    assert list(out.outcomes) == ["fr", "de"] and not out.complete
+    assert out.report.missing == ["ja"] and "not run: Japanese (ja)" in (tmp_path / "set" / REPORT_MD).read_text()
+    with pytest.raises(ValueError, match="no run cards"):
+        language_report([])
+
+
+def test_the_plot_is_plain_svg_with_a_bar_per_language(tmp_path, multi_path):
+    out = run_translation_set(multi_path, WEAK, tmp_path / "set", n_samples=50)
+    svg = (tmp_path / "set" / REPORT_SVG).read_text()
+    assert svg == render_svg(out.report)
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f"{ns}rect")) == 1 + 3  # the background and one bar per language
+    texts = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
+    assert "French (fr)" in texts and "mean" in texts
+    assert not root.findall(f".//{ns}script") and "href" not in svg
+
+
+def test_the_leaderboard_keeps_one_table_per_target(tmp_path, multi_path):
+    run_translation_set(multi_path, STRONG, tmp_path / "set", n_samples=50)
+    board = leaderboard(read_set(tmp_path / "set"))
+    assert sorted(board.payload) == ["example-multi-v1 (de)", "example-multi-v1 (fr)", "example-multi-v1 (ja)"]
+
+
+def test_dagster_runs_a_multi_target_corpus_as_one_partition(tmp_path, multi_path):
+    corpora = tmp_path / "corpora"
+    corpora.mkdir()
+    (corpora / "multi.json").write_bytes(multi_path.read_bytes())
+    engines = tmp_path / "engines.yaml"
+    engines.write_text(yaml.safe_dump({"engines": {"sim-a": {"kind": "simulator", "simulator": {"preset": "sim-zero-latency"}}}}))
+    built = tr.build_defs(corpora, engines)
+    resources = {
+        "translation": tr.TranslationResource(corpora_dir=str(corpora), engines_file=str(engines), work_dir=str(tmp_path / "work")),
+        "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
+    }
+    by_key = {k: a for a in built.assets for k in a.keys}
+    run_key, board_key = dg.AssetKey(["translation", "translation_run"]), dg.AssetKey(["translation", "leaderboard"])
+    partition = dg.MultiPartitionKey({"engine": "sim-a", "corpus": "example-multi-v1"})
+    with dg.instance_for_test() as instance:
+        result = dg.materialize([by_key[run_key], by_key[tr.CORPUS_KEY]], selection=[run_key], partition_key=partition,
+                                instance=instance, resources=resources)  # fmt: skip
+        assert result.success
+        mat = result.asset_materializations_for_node("translation__translation_run")[0]
+        stored = tmp_path / "artifacts" / "translation" / "sim-a" / "example-multi-v1"
+        report = json.loads((stored / REPORT).read_bytes())
+        assert mat.tags["dagster/data_version"] == report["content_sha256"]
+        assert [row["target_language"] for row in report["languages"]] == TARGETS
+        assert all((stored / t / "run_card.json").is_file() for t in TARGETS)
+        assert mat.metadata["mean_chrf++"].value == report["mean"]["chrf++"]["score"]
+        assert "German (de)" in mat.metadata["languages"].value
+        board = dg.materialize([by_key[board_key]], instance=instance, resources=resources)
+        md = board.asset_materializations_for_node("translation__leaderboard")[0].metadata["leaderboard"].value
+        assert md.count("| 1 | sim-a |") == 3 and "example-multi-v1 (ja)" in md
