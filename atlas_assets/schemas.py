@@ -3,6 +3,7 @@
     schemas/eval-run/1/results_schema.json             results.json (evals/documents.RunResults)
     schemas/eval-run/1/checkpoint_record_schema.json   a checkpoint.jsonl line (CheckpointRecord)
     schemas/translation-run/1/run_card_schema.json     run_card.json (translation/card.RunCard)
+    schemas/translation-run/1/languages_schema.json    languages.json (translation/multilingual.LanguageReport)
 
 The folder's number is the documents' format version. The files are rendered from the
 models (core/documents.render_schema) and never edited by hand; a test fails when they
@@ -23,6 +24,7 @@ from atlas_assets.core.documents import render_schema
 from atlas_assets.corpus.registry import REPO_ROOT
 from atlas_assets.evals.documents import CheckpointRecord, RunResults
 from atlas_assets.translation.card import RunCard
+from atlas_assets.translation.multilingual import LanguageReport
 
 __all__ = ["PUBLISHED", "drifted", "render", "write"]
 
@@ -30,6 +32,7 @@ PUBLISHED: dict[Path, type[BaseModel]] = {
     Path("schemas/eval-run/1/results_schema.json"): RunResults,
     Path("schemas/eval-run/1/checkpoint_record_schema.json"): CheckpointRecord,
     Path("schemas/translation-run/1/run_card_schema.json"): RunCard,
+    Path("schemas/translation-run/1/languages_schema.json"): LanguageReport,
 }
 
 

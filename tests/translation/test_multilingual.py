@@ -8,6 +8,7 @@ import threading
 import xml.etree.ElementTree as ET
 
 import dagster as dg
+import jsonschema
 import pytest
 import yaml
 
@@ -31,6 +32,7 @@ from atlas_assets.translation.multilingual import (
 from atlas_assets.translation.runs import run_translation
 from atlas_assets.translation.schema import validate_data
 
+from .conftest import REPO
 from .test_runs import STRONG, WEAK
 
 TARGETS = ["fr", "de", "ja"]
@@ -69,6 +71,8 @@ def test_a_set_runs_every_target_and_reports_them(tmp_path, multi_path):
     assert len(report.mean["bleu"].signatures) == 2 and len(report.mean["chrf++"].signatures) == 1
     on_disk = (tmp_path / "set" / REPORT).read_bytes()
     assert LanguageReport.model_validate_json(on_disk) == report
+    schema = json.loads((REPO / "schemas" / "translation-run" / "1" / "languages_schema.json").read_bytes())
+    jsonschema.validate(json.loads(on_disk), schema)  # the published schema is the document's
     import hashlib
 
     assert (tmp_path / "set" / REPORT_SHA).read_text().split()[0] == hashlib.sha256(on_disk).hexdigest() == out.sha256
