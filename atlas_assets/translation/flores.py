@@ -80,8 +80,8 @@ def _text_lines(path: Path) -> list[str]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise FloresError(f"{path}: not UTF-8 (line {line}, byte {exc.start}: {exc.reason})") from None
+        line = exc.object[: exc.start].count(b"\n") + 1  # exc.object: the bytes after a BOM
+        raise FloresError(f"{path}: not UTF-8 (line {line}, byte {exc.start + len(data) - len(exc.object)}: {exc.reason})") from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()

@@ -117,6 +117,7 @@ BROKEN = {
     "empty file": (lambda d: _text(d / "x", b""), "x: no sentences"),
     "only a newline": (lambda d: _text(d / "x", b"\n"), "x: line 1 is empty"),
     "not UTF-8": (lambda d: _text(d / "x", b"a\nb\n\xff\xfe latin-1 \xe9\n"), "x: not UTF-8 (line 3, byte 4"),
+    "not UTF-8 after a BOM": (lambda d: _text(d / "x", b"\xef\xbb\xbfa\nb\n\xff\n"), "x: not UTF-8 (line 3, byte 7"),
     "directory": (lambda d: (d / "x").mkdir() or d / "x", "x: is a directory, not a FLORES file"),
     "missing": (lambda d: d / "x", "x: no such file"),
     "parquet null": (lambda d: parquet(d / "x.parquet", {"text": ["a", None, "c"]}), "x.parquet: row 2 is empty"),
