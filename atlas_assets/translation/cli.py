@@ -93,23 +93,34 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_import_flores(args: argparse.Namespace) -> int:
     from atlas_assets.translation import flores
+    from atlas_assets.translation.languages import label
+    from atlas_assets.translation.schema import CorpusError
 
-    if args.dir:
-        src = flores.find_flores_file(args.dir, args.split, args.source)
-        tgt = flores.find_flores_file(args.dir, args.split, args.target)
-    elif args.source_file and args.target_file:
-        src, tgt = args.source_file, args.target_file
-    else:
+    if not args.dir and not (args.source_file and args.target_file):
         print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
         return 2
-    doc = flores.import_flores(
-        src, tgt, source_code=args.source, target_code=args.target, split=args.split,
-        source_language=args.source_language, target_language=args.target_language, dataset_id=args.dataset_id,
-        version=args.version, created=args.created, difficulty=args.difficulty, register=args.register,
-        context=args.context, limit=args.limit,
-    )  # fmt: skip
-    flores.write_corpus(doc, args.out)
-    print(f"wrote {args.out}: {len(doc['entries'])} entries, {doc['dataset']['id']} ({doc['dataset']['source_language']} → {doc['dataset']['target_language']})")
+    try:
+        if args.dir:
+            src = flores.find_flores_file(args.dir, args.split, args.source)
+            tgt = flores.find_flores_file(args.dir, args.split, args.target)
+        else:
+            src, tgt = args.source_file, args.target_file
+        doc = flores.import_flores(
+            src, tgt, source_code=args.source, target_code=args.target, split=args.split,
+            source_language=args.source_language, target_language=args.target_language, dataset_id=args.dataset_id,
+            version=args.version, created=args.created, difficulty=args.difficulty, register=args.register,
+            context=args.context, limit=args.limit,
+        )  # fmt: skip
+    except (flores.FloresError, CorpusError) as exc:
+        print(f"atlas translation import-flores: {exc}", file=sys.stderr)
+        return 1
+    try:
+        flores.write_corpus(doc, args.out)
+    except OSError as exc:
+        print(f"atlas translation import-flores: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    block = doc["dataset"]
+    print(f"wrote {args.out}: {len(doc['entries'])} entries, {block['id']} ({label(block['source_language'])} → {label(block['target_language'])})")
     return 0
 
 

@@ -1,63 +1,152 @@
 """Import FLORES+ (or FLORES-200) dev/devtest files from a local path into a translation
 corpus. No FLORES data is shipped with this project: a user who has it points here.
 
-Input: one plain-text file per language, line k of every file the same sentence
-(aligned lines, UTF-8). Either pass the two files, or a FLORES directory plus the split
-and the FLORES codes; these layouts are tried, in order:
+Input: one file per language, row k of every file the same sentence, either
+
+* plain text, one sentence per line (UTF-8; a leading BOM, CRLF line ends and one final
+  newline are accepted; a blank line is an error): the FLORES-200 release and FLORES+
+  text exports; or
+* Parquet (a `.parquet` file, read with pyarrow): the FLORES+ release on Hugging Face
+  (openlanguagedata/flores_plus, `devtest/eng_Latn.parquet`), the sentence in its `text`
+  column (`sentence` in the older FLORES-200 conversions); when both files have an `id`
+  column, the two must list the same ids in the same order.
+
+Pass the two files (`--source-file/--target-file`, either format, mixed if need be), or a
+FLORES directory plus the split and the FLORES codes; these layouts are tried, in order:
 
     DIR/{split}/{code}.{split}    (FLORES-200 release: devtest/eng_Latn.devtest)
+    DIR/{split}/{code}.parquet    (FLORES+ on Hugging Face: devtest/eng_Latn.parquet)
     DIR/{split}/{code}            (FLORES+ text export:  devtest/eng_Latn)
     DIR/{code}.{split}
     DIR/{code}
 
-FLORES codes (`eng_Latn`) become BCP 47 tags (`eng-Latn`: an ISO 639-3 language and an
-ISO 15924 script subtag); `--source-language/--target-language` override them.
-FLORES has no difficulty tiers or registers: every entry gets `--difficulty` (default 3),
-`--register` (default `formal`: encyclopedic/news prose), `--context` (default
-`sentence`), provenance `corpus`; entry ids are the 1-based line numbers.
+FLORES codes become BCP 47 tags (languages.flores_to_bcp47): `eng_Latn` -> `eng-Latn` (an
+ISO 639-3 language and an ISO 15924 script subtag), and FLORES+ 2's Glottocode-qualified
+codes keep the Glottocode as private use, `apc_Arab_nort3139` -> `apc-Arab-x-nort3139`;
+`--source-language/--target-language` override them. FLORES has no difficulty tiers or
+registers: every entry gets `--difficulty` (default 3), `--register` (default `formal`:
+encyclopedic/news prose), `--context` (default `sentence`), provenance `corpus`; entry ids
+are the 1-based line (row) numbers.
+
+Every problem with the input is one FloresError naming the file (and line or row): a
+missing file (with --dir: every layout tried), a directory, a file that is not UTF-8 or
+not Parquet, an empty sentence, two files of different lengths or ids, a malformed code.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.translation.languages import flores_to_bcp47, label
 from atlas_assets.translation.schema import CorpusError, validate_data
 
-__all__ = ["FloresError", "find_flores_file", "flores_to_bcp47", "import_flores", "write_corpus"]
+__all__ = ["LAYOUTS", "FloresError", "Sentences", "find_flores_file", "import_flores", "read_sentences", "write_corpus"]
+
+LAYOUTS = ("{split}/{code}.{split}", "{split}/{code}.parquet", "{split}/{code}", "{code}.{split}", "{code}")
+TEXT_COLUMNS = ("text", "sentence")  # FLORES+ parquet, FLORES-200 parquet conversions
 
 
 class FloresError(ValueError):
     pass
 
 
-def flores_to_bcp47(code: str) -> str:
-    language, _, script = code.partition("_")
-    return f"{language}-{script}" if script else language
+@dataclass(frozen=True)
+class Sentences:
+    """One FLORES file's sentences in file order; `ids` from a Parquet `id` column."""
+
+    path: Path
+    unit: str  # "line" or "row": how an error points into the file
+    sentences: list[Any]  # str; None for a Parquet null (refused as an empty sentence)
+    ids: list[Any] | None = None
 
 
 def find_flores_file(directory: str | Path, split: str, code: str) -> Path:
     root = Path(directory)
-    candidates = [root / split / f"{code}.{split}", root / split / code, root / f"{code}.{split}", root / code]
+    candidates = [root / layout.format(split=split, code=code) for layout in LAYOUTS]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
     raise FloresError(f"no FLORES file for {code} ({split}) under {root}; tried: " + ", ".join(str(c) for c in candidates))
 
 
-def _lines(path: Path) -> list[str]:
+def _text_lines(path: Path) -> list[str]:
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FloresError(f"{path}: not UTF-8 ({exc})") from None
+        line = exc.object[: exc.start].count(b"\n") + 1  # exc.object: the bytes after a BOM
+        raise FloresError(f"{path}: not UTF-8 (line {line}, byte {exc.start + len(data) - len(exc.object)}: {exc.reason})") from None
     lines = text.split("\n")
-    if lines and lines[-1] == "":
+    if lines[-1] == "":
         lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    return [line.removesuffix("\r") for line in lines]
+
+
+def _parquet_rows(path: Path) -> tuple[list[Any], list[Any] | None]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(path) as handle:
+            table = handle.read()
+    except (pa.ArrowException, OSError) as exc:
+        raise FloresError(f"{path}: not a readable Parquet file ({exc})") from None
+    column = next((name for name in TEXT_COLUMNS if name in table.column_names), None)
+    if column is None:
+        raise FloresError(f"{path}: no sentence column ({' or '.join(TEXT_COLUMNS)}); columns: {', '.join(table.column_names)}")
+    kind = table.schema.field(column).type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        raise FloresError(f"{path}: column {column} holds {kind}, not text")
+    ids = table.column("id").to_pylist() if "id" in table.column_names else None
+    return table.column(column).to_pylist(), ids
+
+
+def read_sentences(path: str | Path) -> Sentences:
+    """A FLORES file's sentences (text or Parquet by suffix); FloresError naming the file."""
+    path = Path(path)
+    if not path.exists():
+        raise FloresError(f"{path}: no such file")
+    if path.is_dir():
+        raise FloresError(f"{path}: is a directory, not a FLORES file")
+    try:
+        if path.suffix == ".parquet":
+            rows, ids = _parquet_rows(path)
+            read = Sentences(path, "row", rows, ids)
+        else:
+            read = Sentences(path, "line", _text_lines(path))
+    except OSError as exc:
+        raise FloresError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not read.sentences:
+        raise FloresError(f"{path}: no sentences (an empty file)")
+    blank = next((i for i, s in enumerate(read.sentences) if s is None or not s.strip()), None)
+    if blank is not None:
+        raise FloresError(f"{path}: {read.unit} {blank + 1} is empty (a FLORES file has one sentence per {read.unit})")
+    return read
+
+
+def _aligned(src: Sentences, tgt: Sentences) -> None:
+    if len(src.sentences) != len(tgt.sentences):
+        raise FloresError(
+            f"the files are not aligned: {src.path} has {len(src.sentences)} {src.unit}s, {tgt.path} has {len(tgt.sentences)} {tgt.unit}s"
+        )
+    if src.ids is not None and tgt.ids is not None and src.ids != tgt.ids:
+        k = next(i for i, (a, b) in enumerate(zip(src.ids, tgt.ids)) if a != b)
+        raise FloresError(f"the files are not aligned: row {k + 1} is id {src.ids[k]!r} in {src.path} but id {tgt.ids[k]!r} in {tgt.path}")
+
+
+def _tag(code: str, override: str | None) -> str:
+    if override:
+        return override
+    try:
+        return flores_to_bcp47(code)
+    except ValueError as exc:
+        raise FloresError(str(exc)) from None
 
 
 def import_flores(
@@ -78,15 +167,11 @@ def import_flores(
     context: str = "sentence",
     limit: int | None = None,
 ) -> dict[str, Any]:
-    """The corpus document (validated) for source → target from aligned line files."""
-    src_lines, tgt_lines = _lines(Path(source_file)), _lines(Path(target_file))
-    if len(src_lines) != len(tgt_lines):
-        raise FloresError(f"the files are not aligned: {source_file} has {len(src_lines)} lines, {target_file} has {len(tgt_lines)}")
-    blank = [i + 1 for i, (s, t) in enumerate(zip(src_lines, tgt_lines)) if not s.strip() or not t.strip()]
-    if blank:
-        raise FloresError(f"empty line(s) at {', '.join(map(str, blank[:10]))}: the files are not FLORES sentence files")
-    src_lang = source_language or flores_to_bcp47(source_code)
-    tgt_lang = target_language or flores_to_bcp47(target_code)
+    """The corpus document (validated) for source → target from two aligned FLORES files."""
+    src_lang, tgt_lang = _tag(source_code, source_language), _tag(target_code, target_language)
+    src, tgt = read_sentences(source_file), read_sentences(target_file)
+    _aligned(src, tgt)
+    src_lines, tgt_lines = src.sentences, tgt.sentences
     slug = f"flores-plus-{split}-{source_code}-{target_code}".lower().replace("_", "-")
     n = len(src_lines) if limit is None else min(limit, len(src_lines))
     doc = {
@@ -94,7 +179,7 @@ def import_flores(
             "id": dataset_id or slug,
             "version": version,
             "language_pair": f"{source_code}→{target_code}",
-            "description": f"FLORES+ {split}, {source_code} → {target_code}, imported by `atlas translation import-flores` "
+            "description": f"FLORES+ {split}, {label(src_lang)} → {label(tgt_lang)}, imported by `atlas translation import-flores` "
             f"from a local copy ({n} aligned sentences). Evaluation only: never train on it.",
             "source_language": src_lang,
             "target_language": tgt_lang,

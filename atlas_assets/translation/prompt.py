@@ -11,10 +11,19 @@ Every source is sent as one chat request (temperature 0 by default):
             {source}
 
 (the user turn is one line up to the blank line: the line break above is for this page
-only). `{source_name}`/`{target_name}` are English language names for common primary
-subtags (LANGUAGE_NAMES), else the tag itself. The run card records
-`template.sha256` = sha256 of the canonical JSON of {id, system, user}: a changed
-template is a different run, never resumed from, and shows in `atlas translation compare`.
+only). `{source_name}`/`{target_name}` are the tags' English names
+(languages.language_name: "Russian" for rus-Cyrl, "Chinese (Traditional)" for zho-Hant,
+the tag itself when it has none); `{source_language}`/`{target_language}` are the
+corpus's tags as written. The run card records `template.sha256` = sha256 of the
+canonical JSON of {id, system, user}: a changed template is a different run, never
+resumed from, and shows in `atlas translation compare`. The names are not in that
+digest: they are rendered into every request, and each segment's fingerprint covers its
+request body, so a name that changes (a new naming rule or `language_data` release)
+makes those segments stale and they are sent again.
+
+`parse_user_turn` is the inverse: it reads the two tags and the source back and accepts
+the turn only if rendering them again gives the same text, so names that contain
+parentheses ("Chinese (Traditional) (zho-Hant)") cannot confuse it.
 
 The reply's content, minus a leading <think>...</think> block, stripped of surrounding
 whitespace, is the translation; nothing else is cleaned (quotes or notes the model adds
@@ -27,8 +36,9 @@ import re
 from typing import Any
 
 from atlas_assets.core.hashing import sha256_json
+from atlas_assets.translation.languages import language_name
 
-__all__ = ["SYSTEM", "TEMPLATE_ID", "USER", "clean_output", "language_name", "messages", "parse_user_turn", "template_info"]
+__all__ = ["SYSTEM", "TEMPLATE_ID", "USER", "clean_output", "messages", "parse_user_turn", "template_info"]
 
 TEMPLATE_ID = "translate-v1"
 SYSTEM = "You are a careful professional translator."
@@ -37,32 +47,12 @@ USER = (
     "Reply with the translation only, without quotes, notes or explanations.\n\n{source}"
 )
 
-LANGUAGE_NAMES = {
-    "ar": "Arabic", "bn": "Bengali", "ca": "Catalan", "crk": "Plains Cree", "cs": "Czech", "da": "Danish",
-    "de": "German", "el": "Greek", "en": "English", "es": "Spanish", "et": "Estonian", "eu": "Basque",
-    "fa": "Persian", "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician", "gu": "Gujarati",
-    "ha": "Hausa", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "hy": "Armenian",
-    "id": "Indonesian", "ig": "Igbo", "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian",
-    "kk": "Kazakh", "km": "Khmer", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "mi": "Maori",
-    "mr": "Marathi", "ms": "Malay", "my": "Burmese", "nl": "Dutch", "no": "Norwegian", "pa": "Punjabi",
-    "pl": "Polish", "pt": "Portuguese", "qu": "Quechua", "ro": "Romanian", "ru": "Russian", "sk": "Slovak",
-    "sl": "Slovenian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "te": "Telugu",
-    "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu", "vi": "Vietnamese",
-    "yo": "Yoruba", "zh": "Chinese", "zu": "Zulu",
-    "eng": "English", "fra": "French", "deu": "German", "spa": "Spanish", "zho": "Chinese", "jpn": "Japanese",
-}  # fmt: skip
-
 _USER_RE = re.compile(
-    r"\ATranslate the following text from .+? \((?P<source_language>[^()\s]+)\) into .+? \((?P<target_language>[^()\s]+)\)\. "
+    r"\ATranslate the following text from [^\n]+? \((?P<source_language>[^()\s]+)\) into [^\n]+? \((?P<target_language>[^()\s]+)\)\. "
     r"Reply with the translation only, without quotes, notes or explanations\.\n\n(?P<source>.*)\Z",
     re.DOTALL,
 )
 _THINK = re.compile(r"\A\s*<think>.*?</think>", re.DOTALL)
-
-
-def language_name(tag: str) -> str:
-    primary = tag.split("-")[0].lower()
-    return LANGUAGE_NAMES.get(primary, tag)
 
 
 def messages(source: str, source_language: str, target_language: str) -> list[dict[str, str]]:
@@ -81,7 +71,8 @@ def parse_user_turn(text: str) -> tuple[str, str, str] | None:
     match = _USER_RE.match(text)
     if match is None:
         return None
-    return match["source_language"], match["target_language"], match["source"]
+    parsed = match["source_language"], match["target_language"], match["source"]
+    return parsed if messages(parsed[2], parsed[0], parsed[1])[1]["content"] == text else None
 
 
 def template_info() -> dict[str, Any]:

@@ -5,7 +5,8 @@
 chrF++ (the primary metric), chrF and BLEU, each metric's sacreBLEU signature (a score
 without its signature cannot be compared with another), chrF++ and BLEU by difficulty,
 register and context, the segments done, sent, resumed and failed (failures grouped by
-reason), then what the run was (model, corpus, template, the content sha256).
+reason), then what the run was (model, corpus, its languages by name and tag, e.g.
+"English (eng-Latn) → Russian (rus-Cyrl)", template, the content sha256).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.markdown import cell, table
 from atlas_assets.evals.report import failures_by_reason
 from atlas_assets.translation.card import GroupScore, RunCard
+from atlas_assets.translation.languages import label
 
 __all__ = ["METRICS", "breakdown_table", "run_facts"]
 
@@ -51,6 +53,7 @@ def run_facts(card: RunCard) -> list[Fact]:
     facts += [
         fact("model", card.model),
         fact("dataset", f"{dataset.id} v{dataset.version} {dataset.sha256}"),
+        fact("languages", f"{label(dataset.source_language)} → {label(dataset.target_language)}"),
         fact("template", f"{card.template.id} {card.template.sha256}"),
         fact("content_sha256", card.content_sha256),
     ]
