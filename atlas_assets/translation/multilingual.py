@@ -44,7 +44,7 @@ from atlas_assets.evals.documents import SHA256, Block, VersionedDocument
 from atlas_assets.evals.engines import Engine
 from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.compare import CompareRefused, compare_cards
-from atlas_assets.translation.prompt import language_name
+from atlas_assets.translation.languages import language_name
 from atlas_assets.translation.runs import CARD, Progress, TranslationOutcome, read_card, run_translation
 from atlas_assets.translation.schema import load_corpus
 from atlas_assets.translation.scoring import PRIMARY, make_metrics, reference_streams

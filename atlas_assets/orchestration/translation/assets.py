@@ -47,7 +47,7 @@ GROUP = "translation"
 PREFIX = "translation"
 ENGINE_DIM, CORPUS_DIM = "engine", "corpus"
 CORPUS_KEY = dg.AssetKey([PREFIX, "corpus"])
-CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "prompt.py", "scoring.py", "runs.py")))
+CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "languages.py", "prompt.py", "scoring.py", "runs.py", "multilingual.py")))
 CORPUS_CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py",)))
 
 
