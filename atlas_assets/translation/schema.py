@@ -23,8 +23,10 @@ Rules (each a `Problem` naming the entry id and the field):
   (RFC 5646 syntax); `targets` non-empty and distinct, also ignoring case; an entry's
   `references` keys exactly the block's `targets` (a missing or extra key names
   `references.<tag>`);
-* `license` an SPDX identifier (or expression with AND/OR/WITH, or LicenseRef-...);
-  syntactically valid ids outside the embedded list of common ones are a warning;
+* `license` an SPDX licence expression, judged by atlas_assets/translation/spdx.py (the
+  `license-expression` library and the whole SPDX list): an id not on the list is an error
+  with the SPDX id suggested ("CC BY-NC-SA 4.0": did you mean CC-BY-NC-SA-4.0?),
+  LicenseRef-... always passes, a deprecated id (GPL-3.0) warns with the current one;
 * `created` an ISO 8601 date (or date-time); `version` a semantic version (1, 1.0, 1.0.2, 1.0.0-rc.1);
 * the block's `provenance` a non-empty list of distinct tags; each entry's `provenance`
   one of them;
@@ -64,6 +66,7 @@ from pydantic import (
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.names import partition_key_problem
 from atlas_assets.core.problems import SeverityReport, field_path, show_part
+from atlas_assets.translation import spdx
 
 __all__ = [
     "Corpus",
@@ -94,51 +97,11 @@ _BCP47 = re.compile(
     |[xX](?:-[A-Za-z0-9]{1,8})+)$""",
     re.VERBOSE,
 )
-_SPDX_ID = re.compile(r"^(?:LicenseRef-[A-Za-z0-9.\-]+|[A-Za-z0-9][A-Za-z0-9.\-]*\+?)$")
 _SEMVER = re.compile(r"^\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")
 
-# Common SPDX identifiers (the SPDX licence list's ids; a syntactically valid id outside
-# this list only warns, so a rare licence is not rejected).
-KNOWN_SPDX = frozenset(
-    """0BSD AFL-3.0 AGPL-3.0-only AGPL-3.0-or-later Apache-1.1 Apache-2.0 Artistic-2.0 BSD-2-Clause
-    BSD-3-Clause BSL-1.0 CC-BY-1.0 CC-BY-2.0 CC-BY-2.5 CC-BY-3.0 CC-BY-4.0 CC-BY-NC-1.0 CC-BY-NC-2.0
-    CC-BY-NC-2.5 CC-BY-NC-3.0 CC-BY-NC-4.0 CC-BY-NC-ND-1.0 CC-BY-NC-ND-2.0 CC-BY-NC-ND-2.5
-    CC-BY-NC-ND-3.0 CC-BY-NC-ND-4.0 CC-BY-NC-SA-1.0 CC-BY-NC-SA-2.0 CC-BY-NC-SA-2.5 CC-BY-NC-SA-3.0
-    CC-BY-NC-SA-4.0 CC-BY-ND-1.0 CC-BY-ND-2.0 CC-BY-ND-2.5 CC-BY-ND-3.0 CC-BY-ND-4.0 CC-BY-SA-1.0
-    CC-BY-SA-2.0 CC-BY-SA-2.5 CC-BY-SA-3.0 CC-BY-SA-4.0 CC0-1.0 CDLA-Permissive-1.0
-    CDLA-Permissive-2.0 CDLA-Sharing-1.0 EPL-1.0 EPL-2.0 EUPL-1.2 GFDL-1.3-only GFDL-1.3-or-later
-    GPL-2.0-only GPL-2.0-or-later GPL-3.0-only GPL-3.0-or-later ISC LGPL-2.1-only LGPL-2.1-or-later
-    LGPL-3.0-only LGPL-3.0-or-later MIT MPL-2.0 ODbL-1.0 ODC-By-1.0 OFL-1.1 PDDL-1.0 Unicode-3.0
-    Unlicense Zlib""".split()
-)
-
-
 def is_bcp47(tag: str) -> bool:
     return bool(_BCP47.match(tag))
-
-
-def _spdx_problem(expression: str) -> tuple[str | None, str | None]:
-    """(error, warning) for an SPDX licence expression."""
-    tokens = [t for t in re.split(r"[()\s]+", expression) if t]
-    if not tokens:
-        return "must be an SPDX license identifier", None
-    unknown = []
-    expect_id = True
-    for token in tokens:
-        if expect_id:
-            if not _SPDX_ID.match(token):
-                return f"{token!r} is not an SPDX license identifier", None
-            if not token.startswith("LicenseRef-") and token.rstrip("+") not in KNOWN_SPDX:
-                unknown.append(token)
-        elif token not in ("AND", "OR", "WITH"):
-            return f"expected AND, OR or WITH between identifiers, got {token!r}", None
-        expect_id = not expect_id
-    if expect_id:
-        return "the SPDX expression ends with an operator", None
-    if unknown:
-        return None, f"{', '.join(unknown)} is not in the list of common SPDX identifiers (check the spelling; LicenseRef-... for a custom licence)"
-    return None, None
 
 
 def _listing(items: Sequence[str], shown: int = 10) -> str:
@@ -248,7 +211,7 @@ class DatasetBlock(_Strict):
     @field_validator("license")
     @classmethod
     def _license(cls, value: str) -> str:
-        error, _ = _spdx_problem(value)
+        error = spdx.check(value).error
         if error:
             raise ValueError(error)
         return value
@@ -437,9 +400,7 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
         except ValidationError as exc:
             problems.extend(Problem(p.path, None, f"dataset.{p.field}" if p.field else "dataset", p.message) for p in _pydantic_problems(path, None, exc))
         if isinstance(raw_block.get("license"), str):
-            _, warning = _spdx_problem(raw_block["license"])
-            if warning:
-                problems.append(Problem(path, None, "dataset.license", warning, "warning"))
+            problems.extend(Problem(path, None, "dataset.license", warning, "warning") for warning in spdx.check(raw_block["license"]).warnings)
     multi, targets = _declared_targets(block, raw_block)
     tags = set(raw_block.get("provenance") or []) if isinstance(raw_block, dict) and isinstance(raw_block.get("provenance"), list) else None
 
