@@ -34,7 +34,13 @@ Rules (each a `Problem` naming the entry id and the field):
   translation_run partitions; atlas_assets/core/names.py: `x...y` is refused);
 * entry ids unique;
 * entries sharing a `variant_class` are alternative references of one source: they must
-  share the source text (differences are an error) -- see atlas_assets/translation/scoring.py.
+  share the source text, the difficulty, the register and the context (a difference is an
+  error naming the entry, the field, the class and its first entry's id and value: the
+  class is one scored segment, which would otherwise silently take the first entry's
+  values) -- see atlas_assets/translation/scoring.py;
+* no value matched by a pattern ends in a newline (patterns use fullmatch), and ids,
+  versions, dates, language tags, licences, provenance tags, registers, contexts, class
+  names and the language_pair label are one line without leading or trailing whitespace.
 
 No Dagster import here.
 """
@@ -94,14 +100,24 @@ _BCP47 = re.compile(
       (?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*
       (?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*
       (?:-[xX](?:-[A-Za-z0-9]{1,8})+)?
-    |[xX](?:-[A-Za-z0-9]{1,8})+)$""",
+    |[xX](?:-[A-Za-z0-9]{1,8})+)""",
     re.VERBOSE,
 )
-_SEMVER = re.compile(r"^\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?$")
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")
+# Every pattern is applied with fullmatch: `$` also matches before a trailing newline.
+_SEMVER = re.compile(r"\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?")
+_SLUG = re.compile(r"[a-z0-9][a-z0-9._\-]*")
+
 
 def is_bcp47(tag: str) -> bool:
-    return bool(_BCP47.match(tag))
+    return bool(_BCP47.fullmatch(tag))
+
+
+def _stray_space(value: str) -> str:
+    """' (why)' when `value` has a newline, another control character or leading/trailing
+    whitespace, for a message (a trailing newline is invisible in most output); else ''."""
+    if not value.isprintable():
+        return " (it contains a newline or another control character)"
+    return " (it has leading or trailing whitespace)" if value != value.strip() else ""
 
 
 def _listing(items: Sequence[str], shown: int = 10) -> str:
@@ -123,14 +139,22 @@ def _not_blank(value: str) -> str:
     return value
 
 
+def _label(value: str) -> str:
+    _not_blank(value)
+    if _stray_space(value):
+        raise ValueError(f"{value!r} is a label: it must be one line without leading or trailing whitespace" + _stray_space(value))
+    return value
+
+
 def _bcp47_tag(value: str) -> str:
     if not is_bcp47(value):
-        raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)")
+        raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)" + _stray_space(value))
     return value
 
 
 Bcp47 = Annotated[StrictStr, AfterValidator(_bcp47_tag)]
-NonBlank = Annotated[StrictStr, AfterValidator(_not_blank)]
+NonBlank = Annotated[StrictStr, AfterValidator(_not_blank)]  # free text (sources, references)
+Label = Annotated[StrictStr, AfterValidator(_label)]  # tags and class names, compared as they are written
 
 
 class DatasetBlock(_Strict):
@@ -138,7 +162,7 @@ class DatasetBlock(_Strict):
 
     id: StrictStr = Field(description="Unique dataset identifier (slug), used in run cards and the leaderboard")
     version: StrictStr = Field(description="Semantic version; a new version invalidates comparisons with prior run cards")
-    language_pair: StrictStr = Field(description="Display label, e.g. EN→CRK")
+    language_pair: Label = Field(description="Display label, e.g. EN→CRK")
     description: Optional[StrictStr] = Field(None, description="Optional human-readable summary")
     source_language: Bcp47 = Field(description="BCP 47 source language code")
     target_language: Optional[Bcp47] = Field(None, description="BCP 47 target language code (a single-target corpus; else `targets`)")
@@ -147,13 +171,13 @@ class DatasetBlock(_Strict):
     )
     created: StrictStr = Field(description="ISO 8601 creation date")
     license: StrictStr = Field(description="SPDX license identifier")
-    provenance: list[StrictStr] = Field(description="Provenance tags used across entries")
+    provenance: list[Label] = Field(description="Provenance tags used across entries")
 
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not _SLUG.match(value):
-            raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)")
+        if not _SLUG.fullmatch(value):
+            raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)" + _stray_space(value))
         problem = partition_key_problem(value)  # translation_run partitions; a slug is already an asset-key part (translation/corpus/<id>)
         if problem:
             raise ValueError(f"corpus id: {problem}")
@@ -162,14 +186,9 @@ class DatasetBlock(_Strict):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        if not _SEMVER.match(value):
-            raise ValueError("must be a semantic version such as 1.0 or 1.2.0")
+        if not _SEMVER.fullmatch(value):
+            raise ValueError(f"{value!r} is not a semantic version such as 1.0 or 1.2.0" + _stray_space(value))
         return value
-
-    @field_validator("language_pair")
-    @classmethod
-    def _pair(cls, value: str) -> str:
-        return _not_blank(value)
 
     @field_validator("targets")
     @classmethod
@@ -200,12 +219,14 @@ class DatasetBlock(_Strict):
     @classmethod
     def _created(cls, value: str) -> str:
         try:
+            if _stray_space(value):
+                raise ValueError
             if len(value) == 10:
                 _dt.date.fromisoformat(value)
             else:
                 _dt.datetime.fromisoformat(value)
         except ValueError:
-            raise ValueError(f"{value!r} is not an ISO 8601 date (YYYY-MM-DD)") from None
+            raise ValueError(f"{value!r} is not an ISO 8601 date (YYYY-MM-DD)" + _stray_space(value)) from None
         return value
 
     @field_validator("license")
@@ -221,8 +242,6 @@ class DatasetBlock(_Strict):
     def _provenance(cls, value: list[str]) -> list[str]:
         if not value:
             raise ValueError("must list at least one provenance tag")
-        for tag in value:
-            _not_blank(tag)
         duplicated = sorted(t for t, n in Counter(value).items() if n > 1)
         if duplicated:
             raise ValueError(f"duplicate tag(s): {', '.join(duplicated)}")
@@ -236,23 +255,18 @@ with warnings.catch_warnings():  # `register` (a spec field) shadows ABCMeta.reg
         """One source → gold reference pair."""
 
         id: StrictInt = Field(description="Unique entry identifier within the corpus")
-        source: StrictStr = Field(description="The source text to translate")
-        reference: Optional[StrictStr] = Field(None, description="The gold-standard reference translation (a single-target corpus)")
+        source: NonBlank = Field(description="The source text to translate")
+        reference: Optional[NonBlank] = Field(None, description="The gold-standard reference translation (a single-target corpus)")
         references: Optional[dict[StrictStr, NonBlank]] = Field(
             None, description="One gold-standard reference per target language, keyed by the block's `targets` (a multi-target corpus)"
         )
         difficulty: StrictInt = Field(ge=1, le=5, description="Difficulty tier 1-5")
-        provenance: StrictStr = Field(description="Origin of this entry; one of the dataset block's provenance tags")
-        register: StrictStr = Field(description="Register/formality level")
-        context: StrictStr = Field(description="Communicative function")
+        provenance: Label = Field(description="Origin of this entry; one of the dataset block's provenance tags")
+        register: Label = Field(description="Register/formality level")
+        context: Label = Field(description="Communicative function")
         notes: Optional[StrictStr] = Field(None, description="Optional context for human reviewers")
         morphological_analysis: Optional[StrictStr] = Field(None, description="Gold-standard morphological breakdown")
-        variant_class: Optional[StrictStr] = Field(None, description="Class label grouping acceptable translation variants")
-
-        @field_validator("source", "reference", "provenance", "register", "context", "variant_class")
-        @classmethod
-        def _text(cls, value: str | None) -> str | None:
-            return None if value is None else _not_blank(value)
+        variant_class: Optional[Label] = Field(None, description="Class label grouping acceptable translation variants")
 
 
 def _reference_problems(reference: Any, references: Any, multi: bool, targets: Sequence[str] | None) -> list[tuple[str, str]]:
@@ -366,6 +380,9 @@ def _entry_label(raw: Any, index: int) -> str:
     return f"#{index}"
 
 
+_SEGMENT_FIELDS = ("difficulty", "register", "context")  # a variant class's segment has one of each (scoring.Segment)
+
+
 def _declared_targets(block: DatasetBlock | None, raw_block: Any) -> tuple[bool, list[str] | None]:
     """Whether the corpus is multi-target and its targets, for checking the entries: the
     valid block's, else what the raw block says (so a broken block does not hide the
@@ -445,12 +462,14 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
     for entry in entries:
         if entry.variant_class is not None:
             by_class.setdefault(entry.variant_class, []).append(entry)
-    for name, members in by_class.items():
-        sources = {m.source.strip() for m in members}
-        if len(sources) > 1:
-            for m in members[1:]:
-                if m.source.strip() != members[0].source.strip():
-                    problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {members[0].id}'s"))
+    for name, (first, *rest) in by_class.items():
+        for m in rest:
+            if m.source.strip() != first.source.strip():
+                problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {first.id}'s"))
+            for fld in _SEGMENT_FIELDS:
+                if getattr(m, fld) != getattr(first, fld):
+                    problems.append(Problem(path, str(m.id), fld, f"{getattr(m, fld)!r} differs from {getattr(first, fld)!r} of entry {first.id}, the first of variant class {name!r}: "
+                                                                  f"a class is one scored segment with one {fld} (give every entry of the class the same)"))
 
     if block is not None and not report.errors:
         report.corpus = Corpus(dataset=block, entries=entries)

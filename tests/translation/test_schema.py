@@ -126,16 +126,21 @@ def test_the_corpora_report_keeps_the_valid_corpora_and_reports_the_rest(tmp_pat
     from atlas_assets.translation.corpora import load_corpora_report
 
     good = write_corpus(example_doc, "good.json")
-    again = write_corpus(example_doc, "good-again.json")  # the same id: the first file in name order wins
+    again = write_corpus(example_doc, "good-again.json")  # the same id: neither is loaded
     example_doc["dataset"]["id"] = "x...y"
     bad = write_corpus(example_doc, "x...y.json")
+    example_doc["dataset"]["id"] = "other"
+    other = write_corpus(example_doc, "other.json")
     (tmp_path / "a|b.json").write_text("{not json")
     report = load_corpora_report(tmp_path)
-    assert report.names == ["example-en-fr-v1"] and report.entries["example-en-fr-v1"].path == again
+    assert report.names == ["other"] and report.entries["other"].path == other
     unreadable, *rest = map(str, report.problems)
     assert unreadable.startswith(f"{tmp_path / 'a|b.json'}: file: not valid JSON")
+    clash = (f"'example-en-fr-v1' is the dataset id of 2 files ({again}, {good}): an id names one corpus, "
+             "so none of them is used until each has its own")
     assert rest == [
-        f"{good}: dataset field dataset.id: 'example-en-fr-v1' is also the id of good-again.json (kept)",
+        f"{again}: dataset field dataset.id: {clash}",
+        f"{good}: dataset field dataset.id: {clash}",
         f"{bad}: dataset field dataset.id: corpus id: contains '...' (Dagster's partition-range separator)",
     ]
 
