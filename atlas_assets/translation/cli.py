@@ -76,11 +76,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from atlas_assets.translation.corpora import duplicate_ids
     from atlas_assets.translation.schema import summary_text, validate_file
 
+    reports = [validate_file(path) for path in args.paths]
+    clashes = duplicate_ids(reports)
     failed = 0
-    for path in args.paths:
-        report = validate_file(path)
+    for path, report in zip(args.paths, reports):
+        report.problems.extend(p for p in clashes if p.path == report.path)
         for problem in report.problems:
             print(f"{problem.severity.upper()} {problem}", file=sys.stderr if problem.severity == "error" else sys.stdout)
         if report.errors or report.corpus is None:

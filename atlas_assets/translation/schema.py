@@ -23,8 +23,10 @@ Rules (each a `Problem` naming the entry id and the field):
   (RFC 5646 syntax); `targets` non-empty and distinct, also ignoring case; an entry's
   `references` keys exactly the block's `targets` (a missing or extra key names
   `references.<tag>`);
-* `license` an SPDX identifier (or expression with AND/OR/WITH, or LicenseRef-...);
-  syntactically valid ids outside the embedded list of common ones are a warning;
+* `license` an SPDX licence expression, judged by atlas_assets/translation/spdx.py (the
+  `license-expression` library and the whole SPDX list): an id not on the list is an error
+  with the SPDX id suggested ("CC BY-NC-SA 4.0": did you mean CC-BY-NC-SA-4.0?),
+  LicenseRef-... always passes, a deprecated id (GPL-3.0) warns with the current one;
 * `created` an ISO 8601 date (or date-time); `version` a semantic version (1, 1.0, 1.0.2, 1.0.0-rc.1);
 * the block's `provenance` a non-empty list of distinct tags; each entry's `provenance`
   one of them;
@@ -32,7 +34,13 @@ Rules (each a `Problem` naming the entry id and the field):
   translation_run partitions; atlas_assets/core/names.py: `x...y` is refused);
 * entry ids unique;
 * entries sharing a `variant_class` are alternative references of one source: they must
-  share the source text (differences are an error) -- see atlas_assets/translation/scoring.py.
+  share the source text, the difficulty, the register and the context (a difference is an
+  error naming the entry, the field, the class and its first entry's id and value: the
+  class is one scored segment, which would otherwise silently take the first entry's
+  values) -- see atlas_assets/translation/scoring.py;
+* no value matched by a pattern ends in a newline (patterns use fullmatch), and ids,
+  versions, dates, language tags, licences, provenance tags, registers, contexts, class
+  names and the language_pair label are one line without leading or trailing whitespace.
 
 No Dagster import here.
 """
@@ -64,6 +72,7 @@ from pydantic import (
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.names import partition_key_problem
 from atlas_assets.core.problems import SeverityReport, field_path, show_part
+from atlas_assets.translation import spdx
 
 __all__ = [
     "Corpus",
@@ -91,54 +100,24 @@ _BCP47 = re.compile(
       (?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*
       (?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*
       (?:-[xX](?:-[A-Za-z0-9]{1,8})+)?
-    |[xX](?:-[A-Za-z0-9]{1,8})+)$""",
+    |[xX](?:-[A-Za-z0-9]{1,8})+)""",
     re.VERBOSE,
 )
-_SPDX_ID = re.compile(r"^(?:LicenseRef-[A-Za-z0-9.\-]+|[A-Za-z0-9][A-Za-z0-9.\-]*\+?)$")
-_SEMVER = re.compile(r"^\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?$")
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")
-
-# Common SPDX identifiers (the SPDX licence list's ids; a syntactically valid id outside
-# this list only warns, so a rare licence is not rejected).
-KNOWN_SPDX = frozenset(
-    """0BSD AFL-3.0 AGPL-3.0-only AGPL-3.0-or-later Apache-1.1 Apache-2.0 Artistic-2.0 BSD-2-Clause
-    BSD-3-Clause BSL-1.0 CC-BY-1.0 CC-BY-2.0 CC-BY-2.5 CC-BY-3.0 CC-BY-4.0 CC-BY-NC-1.0 CC-BY-NC-2.0
-    CC-BY-NC-2.5 CC-BY-NC-3.0 CC-BY-NC-4.0 CC-BY-NC-ND-1.0 CC-BY-NC-ND-2.0 CC-BY-NC-ND-2.5
-    CC-BY-NC-ND-3.0 CC-BY-NC-ND-4.0 CC-BY-NC-SA-1.0 CC-BY-NC-SA-2.0 CC-BY-NC-SA-2.5 CC-BY-NC-SA-3.0
-    CC-BY-NC-SA-4.0 CC-BY-ND-1.0 CC-BY-ND-2.0 CC-BY-ND-2.5 CC-BY-ND-3.0 CC-BY-ND-4.0 CC-BY-SA-1.0
-    CC-BY-SA-2.0 CC-BY-SA-2.5 CC-BY-SA-3.0 CC-BY-SA-4.0 CC0-1.0 CDLA-Permissive-1.0
-    CDLA-Permissive-2.0 CDLA-Sharing-1.0 EPL-1.0 EPL-2.0 EUPL-1.2 GFDL-1.3-only GFDL-1.3-or-later
-    GPL-2.0-only GPL-2.0-or-later GPL-3.0-only GPL-3.0-or-later ISC LGPL-2.1-only LGPL-2.1-or-later
-    LGPL-3.0-only LGPL-3.0-or-later MIT MPL-2.0 ODbL-1.0 ODC-By-1.0 OFL-1.1 PDDL-1.0 Unicode-3.0
-    Unlicense Zlib""".split()
-)
+# Every pattern is applied with fullmatch: `$` also matches before a trailing newline.
+_SEMVER = re.compile(r"\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.\-]+)?(?:\+[0-9A-Za-z.\-]+)?")
+_SLUG = re.compile(r"[a-z0-9][a-z0-9._\-]*")
 
 
 def is_bcp47(tag: str) -> bool:
-    return bool(_BCP47.match(tag))
+    return bool(_BCP47.fullmatch(tag))
 
 
-def _spdx_problem(expression: str) -> tuple[str | None, str | None]:
-    """(error, warning) for an SPDX licence expression."""
-    tokens = [t for t in re.split(r"[()\s]+", expression) if t]
-    if not tokens:
-        return "must be an SPDX license identifier", None
-    unknown = []
-    expect_id = True
-    for token in tokens:
-        if expect_id:
-            if not _SPDX_ID.match(token):
-                return f"{token!r} is not an SPDX license identifier", None
-            if not token.startswith("LicenseRef-") and token.rstrip("+") not in KNOWN_SPDX:
-                unknown.append(token)
-        elif token not in ("AND", "OR", "WITH"):
-            return f"expected AND, OR or WITH between identifiers, got {token!r}", None
-        expect_id = not expect_id
-    if expect_id:
-        return "the SPDX expression ends with an operator", None
-    if unknown:
-        return None, f"{', '.join(unknown)} is not in the list of common SPDX identifiers (check the spelling; LicenseRef-... for a custom licence)"
-    return None, None
+def _stray_space(value: str) -> str:
+    """' (why)' when `value` has a newline, another control character or leading/trailing
+    whitespace, for a message (a trailing newline is invisible in most output); else ''."""
+    if not value.isprintable():
+        return " (it contains a newline or another control character)"
+    return " (it has leading or trailing whitespace)" if value != value.strip() else ""
 
 
 def _listing(items: Sequence[str], shown: int = 10) -> str:
@@ -160,14 +139,22 @@ def _not_blank(value: str) -> str:
     return value
 
 
+def _label(value: str) -> str:
+    _not_blank(value)
+    if _stray_space(value):
+        raise ValueError(f"{value!r} is a label: it must be one line without leading or trailing whitespace" + _stray_space(value))
+    return value
+
+
 def _bcp47_tag(value: str) -> str:
     if not is_bcp47(value):
-        raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)")
+        raise ValueError(f"{value!r} is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant)" + _stray_space(value))
     return value
 
 
 Bcp47 = Annotated[StrictStr, AfterValidator(_bcp47_tag)]
-NonBlank = Annotated[StrictStr, AfterValidator(_not_blank)]
+NonBlank = Annotated[StrictStr, AfterValidator(_not_blank)]  # free text (sources, references)
+Label = Annotated[StrictStr, AfterValidator(_label)]  # tags and class names, compared as they are written
 
 
 class DatasetBlock(_Strict):
@@ -175,7 +162,7 @@ class DatasetBlock(_Strict):
 
     id: StrictStr = Field(description="Unique dataset identifier (slug), used in run cards and the leaderboard")
     version: StrictStr = Field(description="Semantic version; a new version invalidates comparisons with prior run cards")
-    language_pair: StrictStr = Field(description="Display label, e.g. EN→CRK")
+    language_pair: Label = Field(description="Display label, e.g. EN→CRK")
     description: Optional[StrictStr] = Field(None, description="Optional human-readable summary")
     source_language: Bcp47 = Field(description="BCP 47 source language code")
     target_language: Optional[Bcp47] = Field(None, description="BCP 47 target language code (a single-target corpus; else `targets`)")
@@ -184,13 +171,13 @@ class DatasetBlock(_Strict):
     )
     created: StrictStr = Field(description="ISO 8601 creation date")
     license: StrictStr = Field(description="SPDX license identifier")
-    provenance: list[StrictStr] = Field(description="Provenance tags used across entries")
+    provenance: list[Label] = Field(description="Provenance tags used across entries")
 
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not _SLUG.match(value):
-            raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)")
+        if not _SLUG.fullmatch(value):
+            raise ValueError("must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1)" + _stray_space(value))
         problem = partition_key_problem(value)  # translation_run partitions; a slug is already an asset-key part (translation/corpus/<id>)
         if problem:
             raise ValueError(f"corpus id: {problem}")
@@ -199,14 +186,9 @@ class DatasetBlock(_Strict):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        if not _SEMVER.match(value):
-            raise ValueError("must be a semantic version such as 1.0 or 1.2.0")
+        if not _SEMVER.fullmatch(value):
+            raise ValueError(f"{value!r} is not a semantic version such as 1.0 or 1.2.0" + _stray_space(value))
         return value
-
-    @field_validator("language_pair")
-    @classmethod
-    def _pair(cls, value: str) -> str:
-        return _not_blank(value)
 
     @field_validator("targets")
     @classmethod
@@ -237,18 +219,20 @@ class DatasetBlock(_Strict):
     @classmethod
     def _created(cls, value: str) -> str:
         try:
+            if _stray_space(value):
+                raise ValueError
             if len(value) == 10:
                 _dt.date.fromisoformat(value)
             else:
                 _dt.datetime.fromisoformat(value)
         except ValueError:
-            raise ValueError(f"{value!r} is not an ISO 8601 date (YYYY-MM-DD)") from None
+            raise ValueError(f"{value!r} is not an ISO 8601 date (YYYY-MM-DD)" + _stray_space(value)) from None
         return value
 
     @field_validator("license")
     @classmethod
     def _license(cls, value: str) -> str:
-        error, _ = _spdx_problem(value)
+        error = spdx.check(value).error
         if error:
             raise ValueError(error)
         return value
@@ -258,8 +242,6 @@ class DatasetBlock(_Strict):
     def _provenance(cls, value: list[str]) -> list[str]:
         if not value:
             raise ValueError("must list at least one provenance tag")
-        for tag in value:
-            _not_blank(tag)
         duplicated = sorted(t for t, n in Counter(value).items() if n > 1)
         if duplicated:
             raise ValueError(f"duplicate tag(s): {', '.join(duplicated)}")
@@ -273,23 +255,18 @@ with warnings.catch_warnings():  # `register` (a spec field) shadows ABCMeta.reg
         """One source → gold reference pair."""
 
         id: StrictInt = Field(description="Unique entry identifier within the corpus")
-        source: StrictStr = Field(description="The source text to translate")
-        reference: Optional[StrictStr] = Field(None, description="The gold-standard reference translation (a single-target corpus)")
+        source: NonBlank = Field(description="The source text to translate")
+        reference: Optional[NonBlank] = Field(None, description="The gold-standard reference translation (a single-target corpus)")
         references: Optional[dict[StrictStr, NonBlank]] = Field(
             None, description="One gold-standard reference per target language, keyed by the block's `targets` (a multi-target corpus)"
         )
         difficulty: StrictInt = Field(ge=1, le=5, description="Difficulty tier 1-5")
-        provenance: StrictStr = Field(description="Origin of this entry; one of the dataset block's provenance tags")
-        register: StrictStr = Field(description="Register/formality level")
-        context: StrictStr = Field(description="Communicative function")
+        provenance: Label = Field(description="Origin of this entry; one of the dataset block's provenance tags")
+        register: Label = Field(description="Register/formality level")
+        context: Label = Field(description="Communicative function")
         notes: Optional[StrictStr] = Field(None, description="Optional context for human reviewers")
         morphological_analysis: Optional[StrictStr] = Field(None, description="Gold-standard morphological breakdown")
-        variant_class: Optional[StrictStr] = Field(None, description="Class label grouping acceptable translation variants")
-
-        @field_validator("source", "reference", "provenance", "register", "context", "variant_class")
-        @classmethod
-        def _text(cls, value: str | None) -> str | None:
-            return None if value is None else _not_blank(value)
+        variant_class: Optional[Label] = Field(None, description="Class label grouping acceptable translation variants")
 
 
 def _reference_problems(reference: Any, references: Any, multi: bool, targets: Sequence[str] | None) -> list[tuple[str, str]]:
@@ -403,6 +380,9 @@ def _entry_label(raw: Any, index: int) -> str:
     return f"#{index}"
 
 
+_SEGMENT_FIELDS = ("difficulty", "register", "context")  # a variant class's segment has one of each (scoring.Segment)
+
+
 def _declared_targets(block: DatasetBlock | None, raw_block: Any) -> tuple[bool, list[str] | None]:
     """Whether the corpus is multi-target and its targets, for checking the entries: the
     valid block's, else what the raw block says (so a broken block does not hide the
@@ -437,9 +417,7 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
         except ValidationError as exc:
             problems.extend(Problem(p.path, None, f"dataset.{p.field}" if p.field else "dataset", p.message) for p in _pydantic_problems(path, None, exc))
         if isinstance(raw_block.get("license"), str):
-            _, warning = _spdx_problem(raw_block["license"])
-            if warning:
-                problems.append(Problem(path, None, "dataset.license", warning, "warning"))
+            problems.extend(Problem(path, None, "dataset.license", warning, "warning") for warning in spdx.check(raw_block["license"]).warnings)
     multi, targets = _declared_targets(block, raw_block)
     tags = set(raw_block.get("provenance") or []) if isinstance(raw_block, dict) and isinstance(raw_block.get("provenance"), list) else None
 
@@ -484,12 +462,14 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
     for entry in entries:
         if entry.variant_class is not None:
             by_class.setdefault(entry.variant_class, []).append(entry)
-    for name, members in by_class.items():
-        sources = {m.source.strip() for m in members}
-        if len(sources) > 1:
-            for m in members[1:]:
-                if m.source.strip() != members[0].source.strip():
-                    problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {members[0].id}'s"))
+    for name, (first, *rest) in by_class.items():
+        for m in rest:
+            if m.source.strip() != first.source.strip():
+                problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {first.id}'s"))
+            for fld in _SEGMENT_FIELDS:
+                if getattr(m, fld) != getattr(first, fld):
+                    problems.append(Problem(path, str(m.id), fld, f"{getattr(m, fld)!r} differs from {getattr(first, fld)!r} of entry {first.id}, the first of variant class {name!r}: "
+                                                                  f"a class is one scored segment with one {fld} (give every entry of the class the same)"))
 
     if block is not None and not report.errors:
         report.corpus = Corpus(dataset=block, entries=entries)

@@ -41,7 +41,7 @@ def test_example_corpus_is_valid_and_marked_as_example():
         (lambda d: d["entries"][1].update(source="Hi"), ("2", "variant_class", "source differs")),
         (lambda d: d["dataset"].update(source_language="en_GB"), (None, "dataset.source_language", "BCP 47")),
         (lambda d: d["dataset"].update(target_language="fr_FR"), (None, "dataset.target_language", "BCP 47")),
-        (lambda d: d["dataset"].update(license="CC BY 4.0"), (None, "dataset.license", "expected AND, OR or WITH")),
+        (lambda d: d["dataset"].update(license="CC BY 4.0"), (None, "dataset.license", "'CC BY 4.0' is not an SPDX licence id (did you mean CC-BY-4.0?)")),
         (lambda d: d["dataset"].update(created="01/06/2025"), (None, "dataset.created", "ISO 8601")),
         (lambda d: d["dataset"].update(version="v1"), (None, "dataset.version", "semantic version")),
         (lambda d: d["dataset"].update(id="My Dataset"), (None, "dataset.id", "slug")),
@@ -71,10 +71,15 @@ def test_every_problem_is_reported_not_just_the_first(example_doc):
     assert {(e, f) for e, f, _ in found} >= {(None, "dataset.source_language"), ("1", "difficulty"), ("4", "context"), ("5", "id")}
 
 
-def test_unknown_but_wellformed_spdx_is_a_warning(example_doc):
+def test_an_id_off_the_spdx_list_is_an_error_and_a_deprecated_one_a_warning(example_doc):
     example_doc["dataset"]["license"] = "Foo-License-1.0"
     report = validate_data(example_doc)
-    assert report.ok and [p.field for p in report.warnings] == ["dataset.license"]
+    assert not report.ok and [(p.field, p.message) for p in report.errors] == [
+        ("dataset.license", "'Foo-License-1.0' is not an SPDX licence id; a licence outside the SPDX list is written LicenseRef-<name>")]
+    example_doc["dataset"]["license"] = "GPL-3.0"
+    report = validate_data(example_doc)
+    assert report.ok and [(p.field, p.message) for p in report.warnings] == [
+        ("dataset.license", "'GPL-3.0' is a deprecated or informal SPDX id: write GPL-3.0-only (or GPL-3.0-or-later for this version or later)")]
 
 
 @pytest.mark.parametrize("tag, ok", [("en", True), ("crk", True), ("pt-BR", True), ("zh-Hant-TW", True), ("eng-Latn", True), ("es-419", True), ("en_US", False), ("e", False), ("english1", False)])
@@ -121,16 +126,21 @@ def test_the_corpora_report_keeps_the_valid_corpora_and_reports_the_rest(tmp_pat
     from atlas_assets.translation.corpora import load_corpora_report
 
     good = write_corpus(example_doc, "good.json")
-    again = write_corpus(example_doc, "good-again.json")  # the same id: the first file in name order wins
+    again = write_corpus(example_doc, "good-again.json")  # the same id: neither is loaded
     example_doc["dataset"]["id"] = "x...y"
     bad = write_corpus(example_doc, "x...y.json")
+    example_doc["dataset"]["id"] = "other"
+    other = write_corpus(example_doc, "other.json")
     (tmp_path / "a|b.json").write_text("{not json")
     report = load_corpora_report(tmp_path)
-    assert report.names == ["example-en-fr-v1"] and report.entries["example-en-fr-v1"].path == again
+    assert report.names == ["other"] and report.entries["other"].path == other
     unreadable, *rest = map(str, report.problems)
     assert unreadable.startswith(f"{tmp_path / 'a|b.json'}: file: not valid JSON")
+    clash = (f"'example-en-fr-v1' is the dataset id of 2 files ({again}, {good}): an id names one corpus, "
+             "so none of them is used until each has its own")
     assert rest == [
-        f"{good}: dataset field dataset.id: 'example-en-fr-v1' is also the id of good-again.json (kept)",
+        f"{again}: dataset field dataset.id: {clash}",
+        f"{good}: dataset field dataset.id: {clash}",
         f"{bad}: dataset field dataset.id: corpus id: contains '...' (Dagster's partition-range separator)",
     ]
 
