@@ -53,6 +53,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--out", type=Path, required=True, help="corpus file to write (atomically)")
     imp.set_defaults(func=cmd_import_flores)
 
+    from atlas_assets.translation import importer
+
+    import_epilog = "\n".join([
+        "",
+        "examples:",
+        "  atlas translation import edtekla-dev-v1.json --difficulty-map easy=1,medium=3,hard=5 \\",
+        "      --license CC-BY-NC-SA-4.0 --out translation/edtekla-dev-v1.json",
+        "  atlas translation import phrases.csv --column source=english,reference=cree \\",
+        "      --difficulty-map easy=1,medium=3,hard=5 --default-provenance textbook --id phrases-dev-v1 \\",
+        "      --source-language en --target-language crk --license CC-BY-4.0 --out translation/phrases-dev-v1.json",
+        "",
+        "exit codes: 0 written; 1 the input has a problem (each one named: file, line or entry, field;",
+        "nothing is written); 2 usage (a malformed --difficulty-map or --column, an unknown format)",
+    ])  # fmt: skip
+    labelled = commands.add_parser("import", help="a JSON/CSV/TSV corpus with labelled difficulty tiers -> a corpus file",
+                                   description=importer.__doc__ + import_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    labelled.add_argument("file", type=Path, metavar="FILE", help="the corpus-like file to read")
+    labelled.add_argument("--format", choices=importer.FORMATS, help="default: from the extension (.json, .csv, .tsv/.tab)")
+    labelled.add_argument("--difficulty-map", metavar="LABEL=TIER,...", help="e.g. easy=1,medium=3,hard=5 (labels compared ignoring case)")
+    labelled.add_argument("--column", action="append", default=[], metavar="FIELD=COLUMN,...", help="read FIELD from COLUMN (JSON: key), e.g. source=english,reference=cree")
+    labelled.add_argument("--ignore-column", action="append", default=[], metavar="COLUMN", help="drop this column (JSON: key); repeatable")
+    for name, text in importer.DATASET_OPTIONS.items():
+        labelled.add_argument(importer.option_flag(name), dest=f"dataset_{name}", metavar="VALUE", help=text)
+    for name in importer.DEFAULTABLE:
+        labelled.add_argument(importer.option_flag(f"default_{name}"), dest=f"default_{name}", metavar="VALUE", help=f"{name} of every entry without one")
+    labelled.add_argument("--out", type=Path, required=True, help="corpus file to write (atomically; nothing is written when the input has a problem)")
+    labelled.set_defaults(func=cmd_import)
+
     run = commands.add_parser("run", help="run a corpus through an engine and write a run card (resumable)")
     run.add_argument("--dataset", required=True, type=Path, metavar="PATH", help="translation corpus file")
     run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
@@ -191,4 +219,35 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(f"atlas translation compare: {exc}", file=sys.stderr)
         return 2
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() if args.json else render(result))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from atlas_assets.translation import flores, importer
+    from atlas_assets.translation.schema import summary_text
+
+    try:
+        options = importer.ImportOptions(
+            format=importer.format_of(args.file, args.format),
+            difficulty_map=importer.parse_difficulty_map(args.difficulty_map) if args.difficulty_map is not None else None,
+            columns=importer.parse_columns(args.column),
+            ignore_columns=tuple(args.ignore_column),
+            dataset=importer.DatasetFields(**{name: getattr(args, f"dataset_{name}") for name in importer.DATASET_OPTIONS}),
+            defaults={name: getattr(args, f"default_{name}") for name in importer.DEFAULTABLE if getattr(args, f"default_{name}") is not None},
+        )  # fmt: skip
+    except ValueError as exc:
+        print(f"atlas translation import: {exc}", file=sys.stderr)
+        return 2
+    result = importer.import_corpus(args.file, options)
+    for problem in result.warnings:
+        print(f"WARNING {problem}")
+    for problem in result.errors:
+        print(f"ERROR {problem}", file=sys.stderr)
+    if not result.ok:
+        print(f"{args.file}: not imported ({len(result.errors)} error(s)); nothing written", file=sys.stderr)
+        return 1
+    assert result.corpus is not None
+    flores.write_corpus(importer.document(result.corpus), args.out)
+    print(f"wrote {args.out}")
+    print(summary_text(result.corpus))
     return 0
