@@ -185,9 +185,17 @@ def _input_file(option: str, path: Path) -> Path:
     return path
 
 
+def _under_a_file(option: str, path: Path) -> None:
+    """ConfigError naming `option` when a file stands where a folder above `path` must be."""
+    blocking = next((p for p in path.parents if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise ConfigError(f"{option}: {blocking} is a file, so {path} cannot be created")
+
+
 def _output_file(option: str, path: Path) -> Path:
     if path.is_dir():
         raise ConfigError(f"{option}: {path} is a folder, not a file")
+    _under_a_file(option, path)
     return path
 
 
@@ -195,6 +203,7 @@ def _run_folder(option: str, path: Path) -> Path:
     """`path`, created, when it is (or can be) a writable folder; ConfigError naming `option` otherwise."""
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option}: {path} is a file, not a run folder")
+    _under_a_file(option, path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
