@@ -125,7 +125,11 @@ class EnginesFile(_Strict):
 
 def normalize_base_url(url: str) -> str:
     """`http://host:8000` -> `http://host:8000/v1`; a URL with a path keeps it (no trailing /)."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+        _ = parts.port  # a port that is not a number in 0-65535 raises here, not at the first request
+    except ValueError as exc:
+        raise ConfigError(f"engine URL {url!r}: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(f"engine URL {url!r}: expected http(s)://host[:port][/path]")
     path = parts.path.rstrip("/") or "/v1"

@@ -1,40 +1,142 @@
-"""`atlas translation ...`: validate corpora, import FLORES+, run an engine, compare run cards."""
+"""`atlas translation ...`: validate corpora, import FLORES+, run an engine, compare run cards.
+
+Errors in what the user gave (a missing file, an unknown engine, a run folder that is a
+file) raise ConfigError naming the option; `atlas` prints it on one line and exits 1, as
+for `atlas eval`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from atlas_assets.evals.cli import _positive
+from atlas_assets.evals.config import ConfigError
+
 DESCRIPTION = """\
-Translation evaluation (specs/rosetta-eval-datasets.md).
+Translation evaluation (specs/rosetta-eval-datasets.md): corpora of source -> gold
+reference pairs, validated strictly; runs that send every source to an engine, score the
+outputs with sacreBLEU (chrF++, chrF, BLEU) and write a run card; paired comparisons of
+two run cards.
 
   atlas translation validate PATH...                  every problem of each corpus file; summary when clean
   atlas translation import-flores --dir D --source eng_Latn --target fra_Latn --out FILE
   atlas translation run --dataset PATH --engine NAME|URL   translate every source, score, write a run card (resumable)
   atlas translation compare CARD_A CARD_B              paired bootstrap; refused on different dataset versions
+
+The spec's entry point, `python eval/baseline_experiment.py --dataset FILE [--engine E]`,
+runs the same validate (and run) code. `atlas translation COMMAND --help` explains each
+command.
+"""
+
+EPILOG = """\
+exit status: 0 success; 1 a corpus, card, engine or file problem (the message names the
+option or file and the field); 2 usage; 130 an interrupted run.
+"""
+
+VALIDATE_DESCRIPTION = """\
+Validate translation corpus files against the spec's schema. Every problem of every file
+is printed, one line each: errors on stderr (`ERROR path: entry 12 field difficulty: ...`),
+warnings on stdout; a valid file prints its summary (entries by difficulty, register,
+provenance) unless --quiet.
+
+Rules: required fields, exact JSON types (no "3" for 3, no booleans), unknown fields
+rejected, difficulty 1-5, unique integer ids, BCP 47 language tags, SPDX licence, ISO 8601
+`created`, semantic `version`, slug `id`, provenance tags, one source per `variant_class`.
+"""
+
+VALIDATE_EPILOG = """\
+examples:
+  atlas translation validate translation/*.json
+  atlas translation validate -q translation/my-corpus.json
+  python eval/baseline_experiment.py --dataset translation/my-corpus.json   (the same check)
+
+exit status: 0 every file is valid (warnings allowed); 1 a file is invalid or cannot be
+read; 2 usage.
+"""
+
+IMPORT_FLORES_EPILOG = """\
+examples:
+  atlas translation import-flores --dir ~/flores_plus --split devtest --target fra_Latn --out translation/flores-devtest-fra.json
+  atlas translation import-flores --source-file eng.txt --target-file deu.txt --source eng_Latn --target deu_Latn --limit 100 --out de.json
+
+exit status: 0 the corpus was written; 1 an input problem (a missing or misaligned file,
+an entry the schema refuses, --out a folder); 2 usage.
+"""
+
+RUN_DESCRIPTION = """\
+Run a corpus through an engine and write a run card. Every source is sent once (entries
+sharing a `variant_class` are one segment) with the prompt template translate-v1; each
+finished segment is appended to RUN_DIR/checkpoint.jsonl at once, with its request
+fingerprint (sha256 of the request body + engine identity + corpus sha256). Run the same
+command again after a crash or Ctrl-C and it resumes: segments whose fingerprint matches
+are not sent again; failed requests and records of another corpus version, template,
+model or parameters are re-sent. At the end RUN_DIR/run_card.json (+ .sha256) holds the
+scores (chrF++, chrF, BLEU with their signatures), breakdowns and every output.
+"""
+
+RUN_EPILOG = """\
+examples:
+  atlas translation run --dataset translation/example-en-fr-v1.json --engine sim-strong
+  atlas translation run --dataset my-corpus.json --engine http://127.0.0.1:8000 --model Qwen/Qwen3-8B
+  atlas translation run --dataset my-corpus.json --engine vllm-local --limit 20 --out runs/translation/try
+
+Ctrl-C (or SIGTERM) stops sending, waits for the requests in flight and records them,
+writes run_card.json ("complete": false, scores over the segments done) and exits 130;
+a second Ctrl-C abandons the requests in flight.
+
+exit status: 0 the run finished (failed requests are results, listed in the card's
+failures); 1 a corpus, engine or file problem (the message names the option, file and
+field); 2 usage; 130 interrupted.
+"""
+
+COMPARE_DESCRIPTION = """\
+Compare two run cards of the same corpus: chrF++ and BLEU differences with sacreBLEU's
+paired bootstrap resampling (p-values; A is the baseline). Refused when the cards' dataset
+id, version or sha256 differ, or they cover different segments; a template, parameter or
+model difference is a note.
+"""
+
+COMPARE_EPILOG = """\
+example:
+  atlas translation compare runs/translation/sim-weak/example-en-fr-v1 runs/translation/sim-strong/example-en-fr-v1
+
+exit status: 0 compared; 1 a card cannot be read or was modified, or the cards cannot be
+compared; 2 usage.
 """
 
 
-def _positive(value: str) -> int:
-    n = int(value)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
-    return n
+def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None, epilog: str) -> argparse.ArgumentParser:
+    return commands.add_parser(name, help=help, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The engine-side run options `atlas translation run` shares with eval/baseline_experiment.py."""
+    return [
+        parser.add_argument("--model", metavar="M", help="model id to request (default: the engine's; a URL engine asks its /v1/models)"),
+        parser.add_argument("--engines", type=Path, metavar="FILE", help="engines file (default: $ATLAS_ENGINES or <repo>/engines.yaml)"),
+        parser.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/translation/<engine>/<dataset id>)"),
+        parser.add_argument("--limit", type=_positive, metavar="N", help="first N segments only"),
+        parser.add_argument("--concurrency", type=_positive, metavar="C", help="requests in flight (default: min(engine, 32))"),
+    ]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from atlas_assets.translation import flores
+
+    parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="translation_command", metavar="COMMAND", required=True)
 
-    validate = commands.add_parser("validate", help="validate translation corpus files (exit 1 on any error)")
-    validate.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    validate = _command(commands, "validate", "validate translation corpus files (exit 1 on any error)", VALIDATE_DESCRIPTION, VALIDATE_EPILOG)
+    validate.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="corpus files (JSON)")
     validate.add_argument("-q", "--quiet", action="store_true", help="problems only, no summaries")
     validate.set_defaults(func=cmd_validate)
 
-    imp = commands.add_parser("import-flores", help="FLORES+ dev/devtest line files -> a corpus file", description=__import__("atlas_assets.translation.flores", fromlist=["x"]).__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    imp = _command(commands, "import-flores", "FLORES+ dev/devtest line files -> a corpus file", flores.__doc__, IMPORT_FLORES_EPILOG)
     imp.add_argument("--dir", type=Path, help="FLORES directory (with --source/--target codes and --split)")
     imp.add_argument("--source-file", type=Path, help="source line file (instead of --dir)")
     imp.add_argument("--target-file", type=Path, help="target line file (instead of --dir)")
@@ -81,26 +183,95 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     labelled.add_argument("--out", type=Path, required=True, help="corpus file to write (atomically; nothing is written when the input has a problem)")
     labelled.set_defaults(func=cmd_import)
 
-    run = commands.add_parser("run", help="run a corpus through an engine and write a run card (resumable)")
+    run = _command(commands, "run", "run a corpus through an engine and write a run card (resumable)", RUN_DESCRIPTION, RUN_EPILOG)
     run.add_argument("--dataset", required=True, type=Path, metavar="PATH", help="translation corpus file")
     run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
-    run.add_argument("--model", help="model id (default: the engine's)")
-    run.add_argument("--engines", type=Path, help="engines file (default $ATLAS_ENGINES or engines.yaml)")
-    run.add_argument("--out", type=Path, help="run folder (default runs/translation/<engine>/<dataset id>)")
-    run.add_argument("--limit", type=_positive, help="first N segments only")
-    run.add_argument("--concurrency", type=_positive)
-    run.add_argument("--temperature", type=float, default=0.0)
-    run.add_argument("--max-tokens", type=_positive, default=512)
-    run.add_argument("--no-progress", action="store_true")
+    add_run_options(run)
+    run.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling temperature (default 0)")
+    run.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="max_tokens per request (default 512)")
+    run.add_argument("--no-progress", action="store_true", help="no live progress line (it is shown only on a terminal anyway)")
     run.add_argument("--json", action="store_true", help="print the run card")
     run.set_defaults(func=cmd_run)
 
-    cmp_ = commands.add_parser("compare", help="compare two run cards (paired bootstrap)")
+    cmp_ = _command(commands, "compare", "compare two run cards (paired bootstrap)", COMPARE_DESCRIPTION, COMPARE_EPILOG)
     cmp_.add_argument("card_a", type=Path, metavar="CARD_A", help="run_card.json (or its folder): the baseline")
-    cmp_.add_argument("card_b", type=Path, metavar="CARD_B")
-    cmp_.add_argument("--samples", type=_positive, default=1000, help="bootstrap resamples (default 1000)")
-    cmp_.add_argument("--json", action="store_true")
+    cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder)")
+    cmp_.add_argument("--samples", type=_positive, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cmp_.set_defaults(func=cmd_compare)
+
+
+# --------------------------------------------------------------------------- what the user named
+
+
+def _input_file(option: str, path: Path) -> Path:
+    """`path` when it is a file; ConfigError naming `option` when it is missing or a folder."""
+    if path.is_dir():
+        raise ConfigError(f"{option}: {path} is a folder, not a file")
+    if not path.exists():
+        raise ConfigError(f"{option}: no such file: {path}")
+    return path
+
+
+def _under_a_file(option: str, path: Path) -> None:
+    """ConfigError naming `option` when a file stands where a folder above `path` must be."""
+    blocking = next((p for p in path.parents if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise ConfigError(f"{option}: {blocking} is a file, so {path} cannot be created")
+
+
+def _output_file(option: str, path: Path) -> Path:
+    if path.is_dir():
+        raise ConfigError(f"{option}: {path} is a folder, not a file")
+    _under_a_file(option, path)
+    return path
+
+
+def _run_folder(option: str, path: Path) -> Path:
+    """`path`, created, when it is (or can be) a writable folder; ConfigError naming `option` otherwise."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option}: {path} is a file, not a run folder")
+    _under_a_file(option, path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{option}: cannot create the run folder {path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"{option}: the run folder {path} is not writable")
+    return path
+
+
+def _card_file(option: str, path: Path) -> Path:
+    """A run card's file: `path`, or run_card.json in the run folder `path`."""
+    from atlas_assets.translation.runs import CARD
+
+    if path.is_dir():
+        if not (path / CARD).is_file():
+            raise ConfigError(f"{option}: {path} has no {CARD} (not a translation run folder)")
+        return path / CARD
+    return _input_file(option, path)
+
+
+def _engine(value: str, engines_file: Path | None, model: str | None) -> Any:
+    """The engine `--engine` names; ConfigError naming --engine (and the known engines) when it names none."""
+    from atlas_assets.evals.engines import engines_path, is_url, load_engines, load_engines_report, normalize_base_url, resolve_engine
+
+    path = engines_path(engines_file)
+    if is_url(value):
+        try:
+            normalize_base_url(value)
+        except ConfigError as exc:
+            known = ", ".join(sorted(load_engines_report(path).entries)) or "none"
+            raise ConfigError(f"--engine: {exc}; or an engine name from {path}: {known}") from None
+        return resolve_engine(value, None, model)
+    engines = load_engines(_input_file("--engines", path))
+    try:
+        return resolve_engine(value, engines, model)
+    except ConfigError as exc:
+        raise ConfigError(f"--engine: {exc}") from None
+
+
+# --------------------------------------------------------------------------- commands
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -127,15 +298,16 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
     from atlas_assets.translation.languages import label
     from atlas_assets.translation.schema import CorpusError
 
-    if not args.dir and not (args.source_file and args.target_file):
-        print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
-        return 2
+    out = _output_file("--out", args.out)
     try:
         if args.dir:
             src = flores.find_flores_file(args.dir, args.split, args.source)
             tgt = flores.find_flores_file(args.dir, args.split, args.target)
+        elif args.source_file and args.target_file:
+            src, tgt = _input_file("--source-file", args.source_file), _input_file("--target-file", args.target_file)
         else:
-            src, tgt = args.source_file, args.target_file
+            print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
+            return 2
         doc = flores.import_flores(
             src, tgt, source_code=args.source, target_code=args.target, split=args.split,
             source_language=args.source_language, target_language=args.target_language, dataset_id=args.dataset_id,
@@ -143,15 +315,13 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
             context=args.context, limit=args.limit,
         )  # fmt: skip
     except (flores.FloresError, CorpusError) as exc:
-        print(f"atlas translation import-flores: {exc}", file=sys.stderr)
-        return 1
+        raise ConfigError(str(exc)) from None
     try:
-        flores.write_corpus(doc, args.out)
+        flores.write_corpus(doc, out)
     except OSError as exc:
-        print(f"atlas translation import-flores: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        raise ConfigError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
     block = doc["dataset"]
-    print(f"wrote {args.out}: {len(doc['entries'])} entries, {block['id']} ({label(block['source_language'])} → {label(block['target_language'])})")
+    print(f"wrote {out}: {len(doc['entries'])} entries, {block['id']} ({label(block['source_language'])} → {label(block['target_language'])})")
     return 0
 
 
@@ -168,27 +338,28 @@ def _progress_line(p: Any, last: list[float], force: bool = False) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     import orjson
 
-    from atlas_assets.evals.engines import load_engines, resolve_engine
-    from atlas_assets.translation.runs import Progress, run_translation
+    from atlas_assets.translation.runs import CARD, Progress, run_translation
     from atlas_assets.translation.schema import CorpusError, load_corpus
 
     try:
-        loaded = load_corpus(args.dataset)
+        loaded = load_corpus(_input_file("--dataset", args.dataset))
     except CorpusError as exc:
-        print(f"atlas translation run: {exc}", file=sys.stderr)
-        return 1
-    engines = load_engines(args.engines) if not args.engine.startswith(("http://", "https://")) else None
-    engine = resolve_engine(args.engine, engines, args.model)
+        raise ConfigError(f"--dataset: {exc}") from None
+    engine = _engine(args.engine, args.engines, args.model)
     safe = args.engine.replace("://", "_").replace("/", "_").replace(":", "_")
-    out = args.out or Path("runs") / "translation" / safe / loaded.id
+    out = _run_folder("--out", args.out or Path("runs") / "translation" / safe / loaded.id)
     progress = Progress()
-    show = not args.no_progress
+    show = not args.no_progress and sys.stderr.isatty()
     last = [0.0]
-    outcome = run_translation(
-        args.dataset, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
-        limit=args.limit, concurrency=args.concurrency, progress=progress,
-        on_record=(lambda _r: _progress_line(progress, last)) if show else None, handle_signals=True,
-    )  # fmt: skip
+    try:
+        outcome = run_translation(
+            args.dataset, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+            limit=args.limit, concurrency=args.concurrency, progress=progress,
+            on_record=(lambda _r: _progress_line(progress, last)) if show else None, handle_signals=True,
+        )  # fmt: skip
+    except KeyboardInterrupt:  # outside the sending loop (which records and returns): starting, or scoring
+        print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
+        return 130
     if show:
         _progress_line(progress, last, force=True)
         print(file=sys.stderr)
@@ -201,10 +372,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         for name in ("chrf++", "chrf", "bleu"):
             if name in card.scores:
                 print(f"  {card.scores[name].text}")
-        print(f"run card: {out / 'run_card.json'} (sha256 {outcome.sha256})")
-        if not outcome.complete:
-            print("incomplete: run the same command again to resume", file=sys.stderr)
-    return 0 if outcome.complete else 3
+        print(f"run card: {out / CARD} (sha256 {outcome.sha256})")
+    if not outcome.complete:
+        print(f"interrupted: {card.run.segments_done}/{card.run.segments_selected} segments recorded; "
+              "run the same command again to resume", file=sys.stderr)
+        return 130
+    return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -213,11 +386,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from atlas_assets.translation.compare import CompareRefused, compare_cards, render
     from atlas_assets.translation.runs import read_card
 
+    cards = []
+    for option, given in (("CARD_A", args.card_a), ("CARD_B", args.card_b)):
+        path = _card_file(option, given)
+        try:
+            cards.append(read_card(path))
+        except ValueError as exc:
+            raise ConfigError(f"{option}: {exc}") from None
     try:
-        result = compare_cards(read_card(args.card_a), read_card(args.card_b), n_samples=args.samples)
+        result = compare_cards(*cards, n_samples=args.samples)
     except (CompareRefused, ValueError) as exc:
-        print(f"atlas translation compare: {exc}", file=sys.stderr)
-        return 2
+        raise ConfigError(str(exc)) from None
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() if args.json else render(result))
     return 0
 

@@ -79,7 +79,7 @@ def test_compare_refuses_mismatched_versions_and_tests_otherwise(tmp_path, examp
     same_version_other_bytes = run_translation(write_corpus(example_doc, "d.json"), STRONG, tmp_path / "d").card
     with pytest.raises(CompareRefused, match="sha256 differs"):
         compare_cards(a, same_version_other_bytes)
-    assert main(["translation", "compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 2
+    assert main(["translation", "compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 1  # refused, as `atlas eval compare`
     assert main(["translation", "compare", str(tmp_path / "a" / CARD), str(tmp_path / "b"), "--samples", "100"]) == 0
 
 
