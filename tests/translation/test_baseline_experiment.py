@@ -32,7 +32,7 @@ def _several_errors(doc: dict) -> dict:
     doc["entries"][1]["id"] = doc["entries"][0]["id"]
     del doc["entries"][2]["reference"]
     doc["entries"][3]["difficulty"] = "3"
-    doc["dataset"]["license"] = "MIT-ish"  # a warning, on stdout
+    doc["dataset"]["license"] = "GPL-3.0"  # deprecated: a warning, on stdout
     return doc
 
 
@@ -75,7 +75,7 @@ def test_several_errors_are_all_reported(tmp_path, example_doc):
     errors = [line for line in script.stderr.splitlines() if line.startswith("ERROR ")]
     assert len(errors) == 3 and any("duplicate id" in e for e in errors) and any("field reference" in e for e in errors)
     assert script.stderr.rstrip().endswith("INVALID (3 error(s))")
-    assert script.stdout.startswith("WARNING ") and "MIT-ish" in script.stdout
+    assert script.stdout.startswith("WARNING ") and "GPL-3.0-only" in script.stdout
 
 
 def test_runs_from_any_directory_with_a_relative_dataset(tmp_path):

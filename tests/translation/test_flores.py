@@ -175,7 +175,7 @@ def test_cli_errors_are_one_line_exit_1_no_traceback(tmp_path):
         (["--dir", str(root), "--target", "deu_Latn"], [str(root / "devtest" / "deu_Latn.devtest"), "line 2 is empty"]),
         (["--dir", str(root), "--target", "spa_Latn"], [str(root / "devtest" / "spa_Latn.devtest"), "not UTF-8 (line 2"]),
         (["--source-file", str(root / "devtest" / "eng_Latn.devtest"), "--target-file", str(root / "devtest" / "ita_Latn.devtest"), "--target", "ita_Latn"],
-         [str(root / "devtest" / "ita_Latn.devtest"), "is a directory"]),
+         [str(root / "devtest" / "ita_Latn.devtest"), "--target-file", "is a folder, not a file"]),
         (["--source-file", str(tmp_path / "nope.devtest"), "--target-file", str(root / "devtest" / "eng_Latn.devtest"), "--target", "eng_Latn"],
          [str(tmp_path / "nope.devtest"), "no such file"]),
         (["--source-file", str(root / "devtest" / "eng_Latn.devtest"), "--target-file", str(root / "devtest" / "eng_Latn.devtest"), "--target", "apc_Arab-nort3139"],
@@ -185,7 +185,7 @@ def test_cli_errors_are_one_line_exit_1_no_traceback(tmp_path):
         done = atlas(*args, "--out", str(out))
         assert done.returncode == 1, (args, done.stderr)
         assert "Traceback" not in done.stderr and done.stdout == "", (args, done.stderr)
-        assert done.stderr.count("\n") == 1 and done.stderr.startswith("atlas translation import-flores: "), (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("atlas: error: "), (args, done.stderr)
         assert all(part in done.stderr for part in expected), (args, done.stderr)
         assert not out.exists()
     # a corpus the schema refuses (a malformed tag given by hand) is refused the same way, naming the field
@@ -194,7 +194,7 @@ def test_cli_errors_are_one_line_exit_1_no_traceback(tmp_path):
     # --out that cannot be written
     (tmp_path / "taken").mkdir()
     unwritable = atlas("--dir", str(root), "--target", "eng_Latn", "--out", str(tmp_path / "taken"))
-    assert unwritable.returncode == 1 and "Traceback" not in unwritable.stderr and f"cannot write {tmp_path / 'taken'}" in unwritable.stderr
+    assert unwritable.returncode == 1 and "Traceback" not in unwritable.stderr and f"--out: {tmp_path / 'taken'} is a folder, not a file" in unwritable.stderr
     assert not out.exists()
 
 
