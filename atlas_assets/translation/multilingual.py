@@ -45,8 +45,8 @@ from atlas_assets.evals.engines import Engine
 from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.compare import CompareRefused, compare_cards
 from atlas_assets.translation.languages import language_name
-from atlas_assets.translation.runs import CARD, Progress, TranslationOutcome, read_card, run_translation
-from atlas_assets.translation.schema import load_corpus
+from atlas_assets.translation.runs import CARD, TranslationOutcome, read_card, run_translation
+from atlas_assets.translation.schema import LoadedCorpus, load_corpus
 from atlas_assets.translation.scoring import PRIMARY, make_metrics, reference_streams
 
 __all__ = [
@@ -305,7 +305,7 @@ def read_set(run_dir: str | Path) -> list[RunCard]:
 
 
 def run_translation_set(
-    corpus_path: str | Path,
+    corpus: str | Path | LoadedCorpus,
     engine: Engine,
     run_dir: str | Path,
     *,
@@ -317,14 +317,15 @@ def run_translation_set(
 ) -> SetOutcome:
     """Run (or resume) every target of the corpus (or `targets`) through `engine`, one after
     another, each in run_dir/<target>/; then write the report over every card in run_dir
-    (a target run earlier counts too). `run_options` go to runs.run_translation; a stop
+    (a target run earlier counts too). The corpus is read and validated once. `run_options`
+    go to runs.run_translation (one Progress would count every target: give none); a stop
     (the event, or a signal with handle_signals) ends the set after the current target."""
     run_dir = Path(run_dir)
-    loaded = load_corpus(corpus_path)
+    loaded = corpus if isinstance(corpus, LoadedCorpus) else load_corpus(corpus)
     chosen = list(targets) if targets else list(loaded.targets)
     unknown = [t for t in chosen if t not in loaded.targets]
     if unknown:
-        raise ValueError(f"{corpus_path}: no target {', '.join(unknown)} (the corpus has {', '.join(loaded.targets)})")
+        raise ValueError(f"{loaded.path}: no target {', '.join(unknown)} (the corpus has {', '.join(loaded.targets)})")
     stop = stop or threading.Event()
     outcomes: dict[str, TranslationOutcome] = {}
     for i, target in enumerate(chosen):
@@ -332,10 +333,7 @@ def run_translation_set(
             break
         if on_target is not None:
             on_target(target, i, len(chosen))
-        options = dict(run_options)
-        if "progress" in options:
-            options["progress"] = Progress()  # one counter per target
-        outcomes[target] = run_translation(corpus_path, engine, run_dir / target, target=target, stop=stop, **options)
+        outcomes[target] = run_translation(loaded, engine, run_dir / target, target=target, stop=stop, **run_options)
         if not outcomes[target].complete:
             break
     cards = [card for card in read_set(run_dir) if card.dataset.sha256 == loaded.sha256 and card.engine.name == engine.name] if outcomes else []

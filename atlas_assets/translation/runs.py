@@ -1,6 +1,6 @@
 """Translation runs: a corpus -> an engine -> a checkpoint -> a run card.
 
-    run_translation(corpus_path, engine, run_dir) -> TranslationOutcome
+    run_translation(corpus, engine, run_dir) -> TranslationOutcome
 
 1. Load and validate the corpus (refused when invalid); its sha256 is the file's bytes.
 2. Start the engine when it is a simulator profile (in-process, 127.0.0.1, answering
@@ -240,7 +240,7 @@ def read_card(path: str | Path) -> RunCard:
 
 
 def run_translation(
-    corpus_path: str | Path,
+    corpus: str | Path | LoadedCorpus,
     engine: Engine,
     run_dir: str | Path,
     *,
@@ -255,6 +255,7 @@ def run_translation(
     target: str | None = None,
 ) -> TranslationOutcome:
     """Run (or resume) the corpus through `engine` in `run_dir` (module docstring).
+    `corpus`: its file, or the corpus loaded from it already (not read again).
     `target`: which target of a multi-target corpus (its single-target view is run; a set of
     targets is multilingual.run_translation_set); required for such a corpus.
 
@@ -263,9 +264,9 @@ def run_translation(
     for a line that is emitted) and a final one with the card's chrF++."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    loaded = load_corpus(corpus_path)
+    loaded = corpus if isinstance(corpus, LoadedCorpus) else load_corpus(corpus)
     if target is None and loaded.corpus.is_multi_target:
-        raise ValueError(f"{corpus_path}: the corpus has {len(loaded.targets)} targets: name one, or run them as a set")
+        raise ValueError(f"{loaded.path}: the corpus has {len(loaded.targets)} targets: name one, or run them as a set")
     loaded = loaded.for_target(target) if target is not None else loaded
     params = {**DEFAULT_PARAMS, **(params or {})}
     segs = segments(loaded.corpus)[:limit] if limit else segments(loaded.corpus)

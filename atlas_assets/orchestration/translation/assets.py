@@ -149,7 +149,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         store, folder = artifact_store.store(), f"{PREFIX}/{engine_name}/{corpus_id}"
         try:
             if loaded.corpus.is_multi_target:
-                languages = run_translation_set(loaded.path, engine, run_dir, progress_log=shell.run_log(context))
+                languages = run_translation_set(loaded, engine, run_dir, progress_log=shell.run_log(context))
                 for target in languages.outcomes:
                     _store_card(store, f"{folder}/{target}", run_dir / target)
                 stored = {name: store.put_bytes(f"{folder}/{name}", (run_dir / name).read_bytes(), media)
@@ -159,7 +159,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
                     metadata={**shell.metadata(set_facts(languages.report)), "report": dg.MetadataValue.path(stored[REPORT].uri),
                               "plot": dg.MetadataValue.path(stored[REPORT_SVG].uri), "report_sha256": languages.sha256},
                 )  # fmt: skip
-            outcome = run_translation(loaded.path, engine, run_dir, progress_log=shell.run_log(context))
+            outcome = run_translation(loaded, engine, run_dir, progress_log=shell.run_log(context))
         except (CorpusError, ValueError) as exc:
             raise dg.Failure(str(exc)) from None
         card_uri = _store_card(store, folder, run_dir)
