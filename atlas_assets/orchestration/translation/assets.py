@@ -47,8 +47,8 @@ GROUP = "translation"
 PREFIX = "translation"
 ENGINE_DIM, CORPUS_DIM = "engine", "corpus"
 CORPUS_KEY = dg.AssetKey([PREFIX, "corpus"])
-CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "languages.py", "prompt.py", "scoring.py", "runs.py", "multilingual.py")))
-CORPUS_CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py",)))
+CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "spdx.py", "languages.py", "prompt.py", "scoring.py", "runs.py", "multilingual.py")))
+CORPUS_CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "spdx.py")))
 
 
 class TranslationResource(dg.ConfigurableResource):
