@@ -348,12 +348,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     engine = _engine(args.engine, args.engines, args.model)
     safe = args.engine.replace("://", "_").replace("/", "_").replace(":", "_")
     out = _run_folder("--out", args.out or Path("runs") / "translation" / safe / loaded.id)
-    progress = Progress()
     show = not args.no_progress and sys.stderr.isatty()
+    if loaded.corpus.is_multi_target:
+        return _run_set(args, loaded, engine, out, show)
+    progress = Progress()
     last = [0.0]
     try:
         outcome = run_translation(
-            args.dataset, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+            loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
             limit=args.limit, concurrency=args.concurrency, progress=progress,
             on_record=(lambda _r: _progress_line(progress, last)) if show else None, handle_signals=True,
         )  # fmt: skip
@@ -376,6 +378,33 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not outcome.complete:
         print(f"interrupted: {card.run.segments_done}/{card.run.segments_selected} segments recorded; "
               "run the same command again to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path, show: bool) -> int:
+    """A multi-target corpus: every target in turn (out/<target>/), then the cross-language
+    report (out/languages.json, .md, .svg), printed as its table."""
+    from atlas_assets.translation.languages import label
+    from atlas_assets.translation.multilingual import REPORT, render_markdown, run_translation_set
+
+    def announce(target: str, i: int, n: int) -> None:
+        if show:
+            print(f"target {i + 1}/{n}: {label(target)}", file=sys.stderr)
+
+    try:
+        outcome = run_translation_set(
+            loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+            limit=args.limit, concurrency=args.concurrency, handle_signals=True, on_target=announce,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
+        return 130
+    print(render_markdown(outcome.report), end="")
+    print(f"report: {out / REPORT} (sha256 {outcome.sha256})")
+    if not outcome.complete:
+        print(f"interrupted: {len(outcome.report.languages)} of {len(loaded.targets)} targets run; run the same command again to resume",
+              file=sys.stderr)  # fmt: skip
         return 130
     return 0
 

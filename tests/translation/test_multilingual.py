@@ -185,3 +185,17 @@ def test_dagster_runs_a_multi_target_corpus_as_one_partition(tmp_path, multi_pat
         board = dg.materialize([by_key[board_key]], instance=instance, resources=resources)
         md = board.asset_materializations_for_node("translation__leaderboard")[0].metadata["leaderboard"].value
         assert md.count("| 1 | sim-a |") == 3 and "example-multi-v1 (ja)" in md
+
+
+def test_the_cli_runs_a_multi_target_corpus_as_a_set(tmp_path, multi_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    atlas = Path(sys.executable).with_name("atlas")
+    command = [str(atlas), "translation", "run", "--dataset", str(multi_path), "--engine", "sim-strong", "--out", str(tmp_path / "set")]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "| French (fr) | " in done.stdout and "| Japanese (ja) | " in done.stdout and "**mean chrF++** (3 languages)" in done.stdout
+    report = LanguageReport.model_validate_json((tmp_path / "set" / REPORT).read_bytes())
+    assert f"report: {tmp_path / 'set' / REPORT} (sha256 " in done.stdout and [r.target_language for r in report.languages] == TARGETS
