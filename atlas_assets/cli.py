@@ -18,7 +18,7 @@ Inference Atlas command line.
   atlas eval compare RUN_A RUN_B                  per-row differences + exact McNemar test
   atlas eval list                                 engines, workloads and their dataset pins
   atlas sim serve --profile NAME --port P         the reference simulator engine (OpenAI-compatible)
-  atlas translation validate|import-flores|run|compare   translation corpora, runs and run cards
+  atlas translation validate|import|import-flores|run|report|compare   translation corpora, runs, sets and run cards
 
 `atlas COMMAND --help` explains each command.
 """

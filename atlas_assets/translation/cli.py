@@ -25,8 +25,11 @@ two run cards.
 
   atlas translation validate PATH...                  every problem of each corpus file; summary when clean
   atlas translation import-flores --dir D --source eng_Latn --target fra_Latn --out FILE
-  atlas translation run --dataset PATH --engine NAME|URL   translate every source, score, write a run card (resumable)
-  atlas translation compare CARD_A CARD_B              paired bootstrap; refused on different dataset versions
+  atlas translation import FILE --difficulty-map easy=1,medium=3,hard=5 --out FILE   a JSON/CSV/TSV corpus with labelled tiers
+  atlas translation run --dataset PATH --engine NAME|URL   translate every source, score, write a run card (resumable);
+                                                       a multi-target corpus runs as a set, one card per target
+  atlas translation report RUN_DIR                     a set's cross-language report (chrF++ and BLEU per language, the mean)
+  atlas translation compare CARD_A CARD_B              paired bootstrap of two run cards, or of two sets language by language
 
 The spec's entry point, `python eval/baseline_experiment.py --dataset FILE [--engine E]`,
 runs the same validate (and run) code. `atlas translation COMMAND --help` explains each
@@ -80,8 +83,14 @@ scores (chrF++, chrF, BLEU with their signatures), breakdowns and every output.
 """
 
 RUN_EPILOG = """\
+A multi-target corpus (dataset.targets) runs as a set: each target in turn, in
+RUN_DIR/<target>/ (an ordinary resumable run with its own card), then the cross-language
+report RUN_DIR/languages.json (+ .sha256, .md, .svg) over every card there, printed as a
+table; --targets runs some of them (the report names the rest as not run).
+
 examples:
   atlas translation run --dataset translation/example-en-fr-v1.json --engine sim-strong
+  atlas translation run --dataset flores-devtest-multi.json --engine sim-strong --targets fra-Latn,deu-Latn
   atlas translation run --dataset my-corpus.json --engine http://127.0.0.1:8000 --model Qwen/Qwen3-8B
   atlas translation run --dataset my-corpus.json --engine vllm-local --limit 20 --out runs/translation/try
 
@@ -99,14 +108,40 @@ Compare two run cards of the same corpus: chrF++ and BLEU differences with sacre
 paired bootstrap resampling (p-values; A is the baseline). Refused when the cards' dataset
 id, version or sha256 differ, or they cover different segments; a template, parameter or
 model difference is a note.
+
+Two set folders (runs of a multi-target corpus) are compared language by language: the
+same paired bootstrap per target, its chrF++ p-values Holm-adjusted over the languages
+(the family-wise error stays at alpha however many languages there are); a target only
+one side ran is listed, not compared.
 """
 
 COMPARE_EPILOG = """\
-example:
+examples:
   atlas translation compare runs/translation/sim-weak/example-en-fr-v1 runs/translation/sim-strong/example-en-fr-v1
+  atlas translation compare runs/translation/sim-weak/flores-multi runs/translation/sim-strong/flores-multi   (two sets)
 
 exit status: 0 compared; 1 a card cannot be read or was modified, or the cards cannot be
 compared; 2 usage.
+"""
+
+
+REPORT_DESCRIPTION = """\
+The cross-language report of a set's folder (the RUN_DIR of `atlas translation run` on a
+multi-target corpus): every RUN_DIR/<target>/run_card.json is read and verified against its
+.sha256, then per language chrF++ and BLEU with their signatures and sacreBLEU's 95 %
+bootstrap interval, and their mean over the languages with a joint-bootstrap interval.
+Written to RUN_DIR/languages.json (+ .sha256), languages.md and languages.svg (a bar per
+language), and printed as a table. With --dataset the corpus's target order is used and
+its targets without a card are named as not run; without it, the order of the folders.
+"""
+
+REPORT_EPILOG = """\
+examples:
+  atlas translation report runs/translation/sim-strong/flores-multi
+  atlas translation report runs/translation/sim-strong/flores-multi --dataset flores-multi.json --json
+
+exit status: 0 written; 1 the folder has no card, a card was modified, or the cards are not
+one engine over one corpus; 2 usage.
 """
 
 
@@ -122,6 +157,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         parser.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/translation/<engine>/<dataset id>)"),
         parser.add_argument("--limit", type=_positive, metavar="N", help="first N segments only"),
         parser.add_argument("--concurrency", type=_positive, metavar="C", help="requests in flight (default: min(engine, 32))"),
+        parser.add_argument("--targets", metavar="TAG,...", help="a multi-target corpus: run only these targets (default: every one)"),
     ]
 
 
@@ -190,12 +226,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling temperature (default 0)")
     run.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="max_tokens per request (default 512)")
     run.add_argument("--no-progress", action="store_true", help="no live progress line (it is shown only on a terminal anyway)")
-    run.add_argument("--json", action="store_true", help="print the run card")
+    run.add_argument("--json", action="store_true", help="print the run card (a set: the cross-language report)")
     run.set_defaults(func=cmd_run)
 
-    cmp_ = _command(commands, "compare", "compare two run cards (paired bootstrap)", COMPARE_DESCRIPTION, COMPARE_EPILOG)
-    cmp_.add_argument("card_a", type=Path, metavar="CARD_A", help="run_card.json (or its folder): the baseline")
-    cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder)")
+    rep = _command(commands, "report", "the cross-language report of a set's run folder", REPORT_DESCRIPTION, REPORT_EPILOG)
+    rep.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="the run folder of a multi-target corpus (RUN_DIR/<target>/run_card.json)")
+    rep.add_argument("--dataset", type=Path, metavar="PATH", help="the corpus: its target order, and its targets not run")
+    rep.add_argument("--samples", type=_positive, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    rep.add_argument("--json", action="store_true", help="print the report as JSON")
+    rep.set_defaults(func=cmd_report)
+
+    cmp_ = _command(commands, "compare", "compare two run cards, or two sets language by language (paired bootstrap)", COMPARE_DESCRIPTION, COMPARE_EPILOG)
+    cmp_.add_argument("card_a", type=Path, metavar="CARD_A", help="run_card.json (or its folder), or a set's folder: the baseline")
+    cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder), or a set's folder")
     cmp_.add_argument("--samples", type=_positive, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cmp_.set_defaults(func=cmd_compare)
@@ -250,6 +293,25 @@ def _card_file(option: str, path: Path) -> Path:
             raise ConfigError(f"{option}: {path} has no {CARD} (not a translation run folder)")
         return path / CARD
     return _input_file(option, path)
+
+
+def _is_set(path: Path) -> bool:
+    """Whether `path` is a set's folder: no run_card.json of its own, one in a subfolder."""
+    from atlas_assets.translation.runs import CARD
+
+    return path.is_dir() and not (path / CARD).exists() and any(path.glob(f"*/{CARD}"))
+
+
+def _set_cards(option: str, path: Path) -> list[Any]:
+    """The verified run cards of the set folder `path`; ConfigError naming `option`."""
+    from atlas_assets.translation.multilingual import read_set
+
+    if not path.exists():
+        raise ConfigError(f"{option}: no such folder: {path}")
+    try:
+        return read_set(path)
+    except ValueError as exc:
+        raise ConfigError(f"{option}: {exc}") from None
 
 
 def _engine(value: str, engines_file: Path | None, model: str | None) -> Any:
@@ -351,6 +413,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     show = not args.no_progress and sys.stderr.isatty()
     if loaded.corpus.is_multi_target:
         return _run_set(args, loaded, engine, out, show)
+    if args.targets is not None:
+        raise ConfigError(f"--targets: {args.dataset} is a single-target corpus (dataset.target_language {loaded.corpus.dataset.target_language}); "
+                          "--targets picks targets of a multi-target corpus")  # fmt: skip
     progress = Progress()
     last = [0.0]
     try:
@@ -385,8 +450,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path, show: bool) -> int:
     """A multi-target corpus: every target in turn (out/<target>/), then the cross-language
     report (out/languages.json, .md, .svg), printed as its table."""
+    import orjson
+
     from atlas_assets.translation.languages import label
     from atlas_assets.translation.multilingual import REPORT, render_markdown, run_translation_set
+
+    targets = None
+    if args.targets is not None:
+        targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+        unknown = [t for t in targets if t not in loaded.targets]
+        if not targets or unknown:
+            raise ConfigError(f"--targets: {', '.join(unknown) or 'no target given'}: not a target of {args.dataset} "
+                              f"(its targets: {', '.join(loaded.targets)})")  # fmt: skip
 
     def announce(target: str, i: int, n: int) -> None:
         if show:
@@ -395,15 +470,19 @@ def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path, show
     try:
         outcome = run_translation_set(
             loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
-            limit=args.limit, concurrency=args.concurrency, handle_signals=True, on_target=announce,
+            limit=args.limit, concurrency=args.concurrency, handle_signals=True, on_target=announce, targets=targets,
         )  # fmt: skip
     except KeyboardInterrupt:
         print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
         return 130
-    print(render_markdown(outcome.report), end="")
-    print(f"report: {out / REPORT} (sha256 {outcome.sha256})")
+    if args.json:
+        sys.stdout.write(outcome.report.json_bytes(orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(render_markdown(outcome.report), end="")
+        print(f"report: {out / REPORT} (sha256 {outcome.sha256})")
     if not outcome.complete:
-        print(f"interrupted: {len(outcome.report.languages)} of {len(loaded.targets)} targets run; run the same command again to resume",
+        chosen = targets or loaded.targets
+        print(f"interrupted: {sum(o.complete for o in outcome.outcomes.values())} of {len(chosen)} targets run; run the same command again to resume",
               file=sys.stderr)  # fmt: skip
         return 130
     return 0
@@ -413,20 +492,61 @@ def cmd_compare(args: argparse.Namespace) -> int:
     import orjson
 
     from atlas_assets.translation.compare import CompareRefused, compare_cards, render
+    from atlas_assets.translation.multilingual import compare_sets, render_compare
     from atlas_assets.translation.runs import read_card
 
-    cards = []
-    for option, given in (("CARD_A", args.card_a), ("CARD_B", args.card_b)):
-        path = _card_file(option, given)
-        try:
-            cards.append(read_card(path))
-        except ValueError as exc:
-            raise ConfigError(f"{option}: {exc}") from None
+    given = (("CARD_A", args.card_a), ("CARD_B", args.card_b))
+    sets = [_is_set(path) for _, path in given]
+    if any(sets) and not all(sets):
+        one, other = (given[0], given[1]) if sets[0] else (given[1], given[0])
+        raise ConfigError(f"{one[0]}: {one[1]} is a set's folder (one card per target) but {other[0]} is one run card: compare two sets or two cards")
     try:
-        result = compare_cards(*cards, n_samples=args.samples)
+        if all(sets):
+            result = compare_sets(*(_set_cards(option, path) for option, path in given), n_samples=args.samples)
+            text = render_compare(result)
+        else:
+            cards = []
+            for option, path in given:
+                card_path = _card_file(option, path)
+                try:
+                    cards.append(read_card(card_path))
+                except ValueError as exc:
+                    raise ConfigError(f"{option}: {exc}") from None
+            result = compare_cards(*cards, n_samples=args.samples)
+            text = render(result)
     except (CompareRefused, ValueError) as exc:
         raise ConfigError(str(exc)) from None
-    print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() if args.json else render(result))
+    print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() if args.json else text)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import orjson
+
+    from atlas_assets.translation.multilingual import REPORT, language_report, render_markdown, write_report
+    from atlas_assets.translation.schema import CorpusError, load_corpus
+
+    cards = _set_cards("RUN_DIR", args.run_dir)
+    targets = None
+    if args.dataset is not None:
+        try:
+            loaded = load_corpus(_input_file("--dataset", args.dataset))
+        except CorpusError as exc:
+            raise ConfigError(f"--dataset: {exc}") from None
+        foreign = sorted({c.dataset.target_language for c in cards if c.dataset.sha256 != loaded.sha256})
+        if foreign:
+            raise ConfigError(f"--dataset: the cards of {', '.join(foreign)} in {args.run_dir} are of another corpus (or version) than {args.dataset}")
+        targets = loaded.targets
+    try:
+        report = language_report(cards, targets, n_samples=args.samples)
+    except ValueError as exc:
+        raise ConfigError(f"RUN_DIR: {args.run_dir}: {exc}") from None
+    sha = write_report(args.run_dir, report)
+    if args.json:
+        sys.stdout.write(report.json_bytes(orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(render_markdown(report), end="")
+        print(f"report: {args.run_dir / REPORT} (sha256 {sha})")
     return 0
 
 

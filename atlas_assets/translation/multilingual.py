@@ -124,13 +124,15 @@ class LanguageReport(VersionedDocument):
 @dataclass
 class SetOutcome:
     run_dir: Path
+    targets: list[str]  # the targets chosen to run (the report covers every card in run_dir)
     outcomes: dict[str, TranslationOutcome]
     report: LanguageReport
     sha256: str
 
     @property
     def complete(self) -> bool:
-        return not self.report.missing and all(o.complete for o in self.outcomes.values())
+        """Every chosen target ran to the end."""
+        return all(t in self.outcomes and self.outcomes[t].complete for t in self.targets)
 
 
 def _segments(card: RunCard) -> tuple[list[str], list[list[str]]]:
@@ -340,7 +342,7 @@ def run_translation_set(
     if not cards:
         raise ValueError(f"{run_dir}: no target was run")
     report = language_report(cards, loaded.targets, n_samples=n_samples)
-    return SetOutcome(run_dir, outcomes, report, write_report(run_dir, report))
+    return SetOutcome(run_dir, chosen, outcomes, report, write_report(run_dir, report))
 
 
 def _holm(p_values: Sequence[float]) -> list[float]:

@@ -33,11 +33,12 @@ KNOWN = "sim-flaky, sim-strong, sim-text-only, sim-weak"
 @pytest.mark.parametrize(
     "command, says",
     [
-        ([], ["validate", "import-flores", "run", "compare", "eval/baseline_experiment.py", "exit status: 0", "130"]),
+        ([], ["validate", "import-flores", "import FILE", "run", "report RUN_DIR", "compare", "eval/baseline_experiment.py", "exit status: 0", "130"]),
         (["validate"], ["examples:", "variant_class", "exit status: 0 every file is valid", "1 a file is invalid", "2 usage"]),
         (["import-flores"], ["examples:", "DIR/{split}/{code}.{split}", "exit status: 0 the corpus was written", "2 usage"]),
-        (["run"], ["examples:", "checkpoint.jsonl", "Ctrl-C", "exits 130", "exit status: 0 the run finished", "130 interrupted"]),
-        (["compare"], ["example:", "paired bootstrap", "exit status: 0 compared", "1 a card cannot be read", "2 usage"]),
+        (["run"], ["examples:", "checkpoint.jsonl", "Ctrl-C", "exits 130", "exit status: 0 the run finished", "130 interrupted", "--targets"]),
+        (["report"], ["examples:", "languages.svg", "joint-bootstrap", "exit status: 0 written", "2 usage"]),
+        (["compare"], ["examples:", "paired bootstrap", "Holm-adjusted", "exit status: 0 compared", "1 a card cannot be read", "2 usage"]),
     ],
 )
 def test_help_describes_examples_and_exit_codes(command, says, capsys):

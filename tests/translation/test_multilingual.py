@@ -199,3 +199,62 @@ def test_the_cli_runs_a_multi_target_corpus_as_a_set(tmp_path, multi_path):
     assert "| French (fr) | " in done.stdout and "| Japanese (ja) | " in done.stdout and "**mean chrF++** (3 languages)" in done.stdout
     report = LanguageReport.model_validate_json((tmp_path / "set" / REPORT).read_bytes())
     assert f"report: {tmp_path / 'set' / REPORT} (sha256 " in done.stdout and [r.target_language for r in report.languages] == TARGETS
+
+
+def _atlas(*argv: str, timeout: float = 120):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    atlas = Path(sys.executable).with_name("atlas")
+    return subprocess.run([str(atlas), *argv], capture_output=True, text=True, cwd=REPO, timeout=timeout)
+
+
+def test_the_cli_runs_some_targets_reports_a_folder_and_compares_two_sets(tmp_path, multi_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    run = _atlas("translation", "run", "--dataset", str(multi_path), "--engine", "sim-weak", "--out", str(a), "--targets", "fr,ja")
+    assert run.returncode == 0, run.stderr  # a subset that ran to the end is a finished run, not an interruption
+    assert sorted(p.name for p in a.iterdir() if p.is_dir()) == ["fr", "ja"] and "not run: German (de)" in run.stdout
+    bad = _atlas("translation", "run", "--dataset", str(multi_path), "--engine", "sim-weak", "--out", str(a), "--targets", "fr,xx")
+    assert bad.returncode == 1 and bad.stderr.strip().splitlines() == [
+        "atlas: error: --targets: xx: not a target of " + str(multi_path) + " (its targets: fr, de, ja)"
+    ]
+    run_b = _atlas("translation", "run", "--dataset", str(multi_path), "--engine", "sim-strong", "--out", str(b), "--json")
+    assert run_b.returncode == 0, run_b.stderr
+    assert [r["target_language"] for r in json.loads(run_b.stdout)["languages"]] == TARGETS  # --json: the report
+
+    # report: from the folder alone (folder order), or in the corpus's order naming what did not run
+    (a / REPORT).unlink()
+    alone = _atlas("translation", "report", str(a), "--json", "--samples", "100")
+    assert alone.returncode == 0, alone.stderr
+    assert [r["target_language"] for r in json.loads(alone.stdout)["languages"]] == ["fr", "ja"]
+    assert LanguageReport.model_validate_json((a / REPORT).read_bytes()).bootstrap.n_samples == 100
+    ordered = _atlas("translation", "report", str(a), "--dataset", str(multi_path))
+    assert ordered.returncode == 0 and "not run: German (de)" in ordered.stdout and "| French (fr) |" in ordered.stdout
+
+    # compare: two sets language by language; a set against a card is refused on one line
+    cmp_ = _atlas("translation", "compare", str(a), str(b), "--samples", "200")
+    assert cmp_.returncode == 0, cmp_.stderr
+    assert "French (fr)" in cmp_.stdout and "Holm" in cmp_.stdout and "only in B: de (not compared)" in cmp_.stdout
+    mixed = _atlas("translation", "compare", str(a), str(b / "fr"))
+    assert mixed.returncode == 1 and "is a set's folder (one card per target) but CARD_B is one run card" in mixed.stderr
+
+    # a card modified after the run is caught by report and compare alike
+    card = a / "fr" / "run_card.json"
+    card.write_bytes(card.read_bytes().replace(b'"complete": true', b'"complete": false'))
+    for argv in (("report", str(a)), ("compare", str(a), str(b))):
+        done = _atlas("translation", *argv)
+        assert done.returncode == 1 and "its sha256 does not match" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_report_refuses_a_folder_without_cards_and_cards_of_another_corpus(tmp_path, multi_path, example_doc, write_corpus):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _atlas("translation", "report", str(empty))
+    assert done.returncode == 1 and done.stderr.startswith("atlas: error: RUN_DIR: ") and "no <target>/run_card.json" in done.stderr
+    run_translation_set(multi_path, STRONG, tmp_path / "set", n_samples=50, targets=["fr"])
+    other = write_corpus({**example_doc, "dataset": {**example_doc["dataset"], "version": "9.9.9"}}, "other.json")
+    done = _atlas("translation", "report", str(tmp_path / "set"), "--dataset", str(other))
+    assert done.returncode == 1 and "are of another corpus (or version)" in done.stderr
+    single = _atlas("translation", "run", "--dataset", str(other), "--engine", "sim-strong", "--out", str(tmp_path / "x"), "--targets", "fr")
+    assert single.returncode == 1 and "--targets: " in single.stderr and "single-target corpus" in single.stderr
