@@ -1,4 +1,4 @@
-"""Markdown tables for facts a user reads in the Dagster UI or a terminal.
+"""Tables for facts a user reads in the Dagster UI (Markdown) or a terminal (aligned text).
 
 A cell holds model output and error messages, so every cell is made safe: `|` escaped,
 line breaks shown as `⏎` (a raw newline ends the table row), long text cut with `…`.
@@ -32,4 +32,17 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str | Non
     rule = ["---:" if a == "r" else "---" for a in align]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def aligned(header: Sequence[str], rows: Iterable[Sequence[str]], align: str | None = None, indent: str = "  ") -> str:
+    """A plain-text table for a terminal: a header row, then one row per item, columns padded
+    to their widest cell (`align` as for `table`); the last column is not padded."""
+    body = [list(header), *(list(row) for row in rows)]
+    align = align or "l" * len(header)
+    widths = [max(len(row[i]) for row in body) for i in range(len(header))]
+    lines = []
+    for row in body:
+        parts = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align)]
+        lines.append((indent + "  ".join(parts)).rstrip())
     return "\n".join(lines)

@@ -185,18 +185,20 @@ class ProgressBar:
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
         self._thread.join()
-        self._draw()
-        self.stream.write("\n")
-        self.stream.flush()
+        if self._draw():
+            self.stream.write("\n")
+            self.stream.flush()
 
     def _loop(self) -> None:
         while not self._stop.wait(0.1):
             self._draw()
 
-    def _draw(self) -> None:
+    def _draw(self) -> bool:
+        """Draw the line, once the run knows its total (no "0/0" frame while it loads rows)."""
         p = self.progress
-        total = max(p.total, 1)
-        filled = int(self.width * p.done / total)
+        if p.total <= 0:
+            return False
+        filled = int(self.width * p.done / p.total)
         bar = "█" * filled + "░" * (self.width - filled)
         acc = f"acc {p.accuracy * 100:5.1f}%" if p.accuracy is not None else "acc    — "
         rate = p.rate
@@ -205,6 +207,7 @@ class ProgressBar:
         line = f"\r{self.label} [{bar}] {p.done}/{p.total}  failed {p.failed}  {acc}  {rate:7.1f} req/s  {eta} "
         self.stream.write(line)
         self.stream.flush()
+        return True
 
 
 # --------------------------------------------------------------------------- tables
@@ -215,6 +218,7 @@ def _ms(value: float | None) -> str:
 
 
 def results_table(results: RunResults, path: Path | None = None, sha: str | None = None) -> str:
+    from atlas_assets.evals.documents import in_reading_order
     from atlas_assets.evals.report import group_failures
 
     m, s, run = results.metrics, results.scores, results.run
@@ -228,7 +232,7 @@ def results_table(results: RunResults, path: Path | None = None, sha: str | None
         acc = "—" if s.accuracy is None else f"{s.accuracy * 100:.2f}%"
         lines.append(f"accuracy    {acc} ({s.correct}/{s.total})   failed requests {s.failed}")
         if len(s.by_difficulty) > 1:
-            parts = [f"{k} {v.accuracy * 100:.1f}% ({v.correct}/{v.total})" for k, v in s.by_difficulty.items()]
+            parts = [f"{k} {v.accuracy * 100:.1f}% ({v.correct}/{v.total})" for k, v in in_reading_order("difficulty", s.by_difficulty)]
             lines.append("            " + "   ".join(parts))
         for reason, members in group_failures(s.failures):
             lines.append(f"  failed    {len(members):>5}  {reason}: {str(members[0].error)[:100]}")
@@ -245,7 +249,9 @@ def results_table(results: RunResults, path: Path | None = None, sha: str | None
     lines.append("")
     count = lambda n: "—" if n is None else n  # noqa: E731
     tokens = f"input {count(m.input_tokens_total)} / output {count(m.output_tokens_total)} tokens (server-reported)"
-    lines.append(f"throughput  {_ms(m.request_throughput)} req/s   {_ms(m.output_token_throughput)} output tok/s   {tokens}")
+    lines.append(f"duration    {m.duration_s:,.2f} s (benchmark duration: the union of the requests' send-to-last-byte intervals)")
+    lines.append(f"throughput  {_ms(m.request_throughput)} req/s   {_ms(m.output_token_throughput)} output tok/s   "
+                 f"{_ms(m.total_token_throughput)} total tok/s   {tokens}")  # fmt: skip
     for warning in results.warnings:
         lines.append(f"WARNING     {warning}")
     if path is not None:
@@ -387,10 +393,11 @@ def _print_problems(problems: list[Any]) -> None:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from atlas_assets.core.atomic import atomic_write_text
+    from atlas_assets.core.markdown import aligned
     from atlas_assets.corpus import errata as corpus_errata
     from atlas_assets.corpus import registry
     from atlas_assets.evals.config import ConfigError
-    from atlas_assets.evals.engines import load_engines_report
+    from atlas_assets.evals.engines import engines_path, load_engines_report
     from atlas_assets.evals.kinds import kind_of
     from atlas_assets.evals.workloads import (
         draft_workload,
@@ -401,18 +408,20 @@ def _cmd_list(args: argparse.Namespace) -> int:
     )
 
     engines = load_engines_report(args.engines)
-    print("engines:")
+    engine_rows = []
     for name, engine in engines.entries.items():
         kind = kind_of(engine)
-        where, model = kind.where(engine), engine.model or kind.default_model(engine) or "(from /v1/models)"
-        print(f"  {name:<22}{engine.kind:<11}{where}   model {model}")
+        engine_rows.append([name, engine.kind, kind.where(engine), engine.model or kind.default_model(engine) or "(from /v1/models)"])
+    print(f"engines: {len(engine_rows)} in {engines_path(args.engines)}")
+    if engine_rows:
+        print(aligned(["ENGINE", "KIND", "WHERE", "MODEL"], engine_rows))
     _print_problems(engines.problems)
     root = _datasets_root(args.datasets)
     loaded = load_workloads_report(args.workloads)
     workloads = loaded.entries
     specs = {s.id: s for s in registry.discover(root)}
-    print("workloads:")
     problems = len(engines.problems) + len(loaded.problems)
+    workload_rows = []
     for wid, workload in workloads.items():
         spec = specs.get(workload.dataset.id)
         if spec is None:
@@ -427,7 +436,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
                 status += f" + errata {', '.join(workload.errata.ids)}"
             except ConfigError as exc:
                 status, problems = f"ERRATA PIN MISMATCH ({exc})", problems + 1
-        print(f"  {wid:<28}{workload.kind:<7}{workload.dataset.id:<28}{status}")
+        rows = "—" if spec is None or not isinstance(spec.card.get("rows"), int) else f"{spec.card['rows']:,}"
+        workload_rows.append([wid, workload.kind, workload.dataset.id, rows, workload.dataset.sha256[:12], status])
+    print(f"workloads: {len(workload_rows)} in {workloads_dir(args.workloads)} (datasets in {root})")
+    if workload_rows:
+        print(aligned(["WORKLOAD", "KIND", "DATASET", "ROWS", "PIN SHA256", "STATUS"], workload_rows, "lllrll"))
     _print_problems(loaded.problems)
     try:
         listed = corpus_errata.load_errata(corpus_errata.errata_path(root)).errata

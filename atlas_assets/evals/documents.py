@@ -10,7 +10,7 @@ this harness knows is refused, naming the file, rather than misread. `Harness` a
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Mapping
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -197,6 +197,16 @@ class Breakdown(Block):
     correct: int
     failed: int
     accuracy: float
+
+
+DIFFICULTY_ORDER = ("easy", "medium", "hard")  # the corpus's tiers (datasets/_gen/_lib.py), easiest first
+
+
+def in_reading_order(dimension: str, groups: Mapping[str, Breakdown]) -> list[tuple[str, Breakdown]]:
+    """A breakdown's groups as a reader expects them: difficulties easiest first (then any
+    other key), every other dimension alphabetically. results.json keeps its sorted keys."""
+    rank = {key: i for i, key in enumerate(DIFFICULTY_ORDER)} if dimension == "difficulty" else {}
+    return sorted(groups.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
 
 
 class Excluded(Block):

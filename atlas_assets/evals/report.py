@@ -24,12 +24,11 @@ from scipy.stats import binomtest
 
 from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.markdown import cell, table
-from atlas_assets.evals.documents import Breakdown, CheckpointRecord, Metrics, RunResults, Scores
+from atlas_assets.evals.documents import Breakdown, CheckpointRecord, Metrics, RunResults, Scores, in_reading_order
 
 __all__ = ["accuracy_interval", "failures_by_reason", "group_failures", "latency_table", "run_facts", "wilson_interval"]
 
 WRONG_ROWS_SHOWN = 20
-_DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 _LATENCIES = (("TTFT", "ttft_ms"), ("TPOT", "tpot_ms"), ("ITL", "itl_ms"), ("E2E", "e2e_ms"))
 
 
@@ -53,15 +52,11 @@ def accuracy_interval(correct: int, total: int) -> str:
     return f"{correct / total * 100:.1f} % {_bounds(correct, total)} (Wilson, n={total})"
 
 
-def _group_order(dimension: str, key: str) -> tuple[int, str]:
-    return (_DIFFICULTY_ORDER.get(key, len(_DIFFICULTY_ORDER)) if dimension == "difficulty" else 0, key)
-
-
 def breakdown_table(dimension: str, groups: Mapping[str, Breakdown]) -> str:
     """One row per group of results.json's `scores.by_<dimension>`, with its interval."""
     rows = [
         [cell(key), f"{g.correct}/{g.total}", f"{g.accuracy * 100:.1f} %", _bounds(g.correct, g.total), str(g.failed)]
-        for key, g in sorted(groups.items(), key=lambda item: _group_order(dimension, item[0]))
+        for key, g in in_reading_order(dimension, groups)
     ]
     return table([dimension, "correct/total", "accuracy", "95 % CI (Wilson)", "failed"], rows, "lrrrr")
 

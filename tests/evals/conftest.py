@@ -125,7 +125,7 @@ def partial_results(row_ids: Iterable[str] = (), *, failures: Iterable[Failure] 
         model="m", complete=True, dataset=DatasetBlock(id="d", sha256="a" * 64, kind="eval"), content_sha256="c" * 64, warnings=[],
         errata=ErrataBlock(file="errata.json", file_sha256=None, pinned=[], pin_sha256=None, applied=[], excluded_rows=[]),
         run=RunBlock.model_construct(row_ids=row_ids, rows_selected=len(row_ids), rows_done=len(row_ids), sent_rows=0, resumed_rows=0),
-        metrics=Metrics.model_construct(requests_completed=0, requests_failed=len(failures), input_tokens_total=None,
+        metrics=Metrics.model_construct(requests_completed=0, requests_failed=len(failures), input_tokens_total=None, duration_s=0.0,
                                         output_tokens_total=None, request_throughput=None, output_token_throughput=None,
                                         total_token_throughput=None, ttft_ms=stats, tpot_ms=stats, itl_ms=stats, e2e_ms=stats),
         scores=Scores.model_construct(accuracy=0.0, correct=0, total=len(row_ids), failed=len(failures), failures=failures,

@@ -119,6 +119,25 @@ def test_run_table_rescore_compare_and_list(tmp_path, capsys):
     assert "sim-strong" in out and "eval-instruction-v1" in out and "pinned" in out
 
 
+def test_list_is_a_table_with_headers_row_counts_and_pins(capsys):
+    import re
+
+    from atlas_assets.corpus import registry
+    from atlas_assets.evals.workloads import load_workloads
+
+    _, out, _ = _main(capsys, "eval", "list")
+    lines = out.splitlines()
+    assert re.fullmatch(r"engines: \d+ in .*engines\.yaml", lines[0]) and lines[1].split() == ["ENGINE", "KIND", "WHERE", "MODEL"]
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["WORKLOAD", "KIND"])
+    assert lines[header].split() == ["WORKLOAD", "KIND", "DATASET", "ROWS", "PIN", "SHA256", "STATUS"]
+    workload = load_workloads()["eval-math-v1"]
+    spec = next(s for s in registry.discover(registry.DEFAULT_DATASETS_ROOT) if s.id == "eval-math-v1")
+    row = next(line.split() for line in lines[header:] if line.split()[:1] == ["eval-math-v1"])
+    assert row[3] == f"{spec.card['rows']:,}" and row[4] == workload.dataset.sha256[:12] and row[5] == "pinned"
+    columns = lines[header].index("ROWS") + len("ROWS")  # right-aligned under its header
+    assert all(line[columns - 1].isdigit() for line in lines[header + 1 : header + 4])
+
+
 def _main(capsys, *args: str) -> tuple[int, str, str]:
     from atlas_assets.cli import main
 
@@ -159,6 +178,24 @@ def test_progress_bar_shows_rows_failures_accuracy_and_rate():
         pass
     line = stream.getvalue().rstrip("\n").split("\r")[-1]
     assert "w @ e [" in line and "4/10" in line and "failed 1" in line and "acc  75.0%" in line and "req/s" in line
+
+
+def test_progress_bar_waits_for_the_real_total():
+    """No "0/0" frame while the run loads its rows: the first line drawn has the total."""
+    import time
+
+    progress, stream = Progress(), io.StringIO()
+    with ProgressBar(progress, "w @ e", stream=stream):
+        time.sleep(0.35)  # several refreshes before the total is known
+        assert stream.getvalue() == ""
+        progress.total = 7
+        time.sleep(0.25)
+    frames = [f for f in stream.getvalue().split("\r") if f]
+    assert frames and all("/7" in f for f in frames) and not any("0/0" in f for f in frames)
+    empty = io.StringIO()
+    with ProgressBar(Progress(), "w @ e", stream=empty):
+        pass
+    assert empty.getvalue() == ""  # a run that never learnt its total leaves no stray line
 
 
 def test_the_atlas_cli_does_not_import_dagster():
@@ -217,3 +254,21 @@ def test_the_run_table_groups_failed_requests_by_reason():
     lines = results_table(results).splitlines()
     failed = [line for line in lines if line.startswith("  failed")]
     assert failed[0].split()[1:4] == ["2", "http_4xx", "(HTTP"] and "connection" in failed[1] and len(failed) == 2
+
+
+def test_the_run_table_reads_like_vllm_bench_serve_and_orders_difficulties():
+    from atlas_assets.evals.cli import results_table
+    from atlas_assets.evals.documents import Breakdown
+
+    results = partial_results("abc", failures=[])
+    groups = {k: Breakdown(total=4, correct=c, failed=0, accuracy=c / 4) for k, c in (("easy", 4), ("hard", 1), ("medium", 2))}
+    results = results.model_copy(update={
+        "scores": results.scores.model_copy(update={"by_difficulty": groups}),
+        "metrics": results.metrics.model_copy(update={"duration_s": 12.5, "request_throughput": 0.96, "output_token_throughput": 40.0,
+                                                      "total_token_throughput": 52.25}),
+    })  # fmt: skip
+    lines = results_table(results).splitlines()
+    assert next(line for line in lines if line.startswith("duration")).startswith("duration    12.50 s (benchmark duration")
+    assert "52.2 total tok/s" in next(line for line in lines if line.startswith("throughput"))
+    breakdown = next(line for line in lines if "easy" in line)
+    assert breakdown.index("easy") < breakdown.index("medium") < breakdown.index("hard")
