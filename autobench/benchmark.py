@@ -43,6 +43,7 @@ from typing import Any, Iterable, Mapping, Sequence, TextIO
 from urllib.parse import unquote, urlparse
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.facts import Fact, fact
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.core.markdown import cell as md_cell
@@ -54,7 +55,7 @@ from autobench.models import Case
 from autobench.progress import BenchmarkCounts
 
 
-class BenchmarkError(ValueError):
+class BenchmarkError(AtlasError, ValueError):
     pass
 
 

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from pydantic import ValidationError
 
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import sha256_bytes
 from autobench import files, yamlio
 from autobench.evaluators import _name, _parts  # noqa: PLC2701 - the entry parts, as build uses them
@@ -31,7 +32,7 @@ _AB_TYPES = {v: k for k, v in _PE_TYPES.items()}
 _LLM_DEFAULT_ASSERTION = {"include_reason": True}
 
 
-class FormatError(ValueError):
+class FormatError(AtlasError, ValueError):
     """A Pydantic Evals file (or an autobench dataset) that cannot be mapped; names file and field."""
 
 

@@ -42,6 +42,7 @@ import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, PlainValidator, ValidationError, create_model
 from pydantic_core import PydanticCustomError
 
+from atlas_assets.core.errors import AtlasError, validation_messages
 from autobench.models import Case
 
 __all__ = [
@@ -54,7 +55,7 @@ REASON_LIMIT = 1000
 RESERVED_NAMES = ("passed", "task")  # the cell's own verdict and a task's own passed/score
 
 
-class EvaluatorConfigError(ValueError):
+class EvaluatorConfigError(AtlasError, ValueError):
     """An evaluator entry that cannot run; the message names the YAML field."""
 
 
@@ -404,7 +405,7 @@ def _validate_entry(value: Any) -> Any:
     try:
         return _ENTRIES[name].model_validate(value)
     except ValidationError as exc:
-        detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+        detail = "; ".join(f"{field}: {message}" for field, message in validation_messages(exc))
         raise PydanticCustomError("evaluator", "{detail}", {"detail": detail}) from None
 
 

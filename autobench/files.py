@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
 from atlas_assets.core.collector import without_collector
+from atlas_assets.core.errors import AtlasError, validation_messages
 from atlas_assets.core.hashing import canonical_json_with, sha256_bytes, sha256_json
 from atlas_assets.core.names import AssetKeyPart
 from autobench import yamlio
@@ -31,7 +32,7 @@ MANIFEST_SCHEMA = "generation_manifest_schema.json"
 BENCHMARK_SCHEMA = "benchmark_schema.json"
 
 
-class DocumentError(ValueError):
+class DocumentError(AtlasError, ValueError):
     """A document that does not match its schema; the message names the field(s)."""
 
 
@@ -300,10 +301,9 @@ def describe(exc: ValidationError, prefix: str = "", node: Any = None, base: tup
     """One line per error, `  <field>: <message>`, with ` (line N)` when `node` (the composed
     document) locates the field (`base` + the error's location)."""
     lines = []
-    for error in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in error["loc"]) or "(document)"
+    for error, (field, message) in zip(exc.errors(include_url=False), validation_messages(exc)):
         line = yamlio.line_of(node, (*base, *error["loc"])) if node is not None else None
-        lines.append(f"  {prefix}{loc}: {error['msg']}" + (f" (line {line})" if line else ""))
+        lines.append(f"  {prefix}{field or '(document)'}: {message}" + (f" (line {line})" if line else ""))
     return "\n".join(lines)
 
 
@@ -380,7 +380,7 @@ def dataset_yaml(dataset: DatasetBody, path: Path | None = None) -> bytes:
     return dump_yaml({"dataset": dataset_json(dataset)}, ref)
 
 
-class DatasetIntegrityError(ValueError):
+class DatasetIntegrityError(AtlasError, ValueError):
     """A dataset file whose content does not match the hash in its metadata."""
 
 

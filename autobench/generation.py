@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.collector import older_objects_frozen, without_collector
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import canonical_json, canonical_json_with, sha256_bytes, sha256_json
 from atlas_assets.core.progress import ProgressLog
 from autobench import files
@@ -448,7 +449,7 @@ class WrittenGeneration:
     removed_incomplete: Optional[Path] = None  # a stale <stem>.incomplete.yaml a complete publication removed
 
 
-class PublicationError(ValueError):
+class PublicationError(AtlasError, ValueError):
     """A result that no longer validates (edited after it was built); nothing was written."""
 
 

@@ -40,6 +40,7 @@ import jsonschema
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from atlas_assets.core.errors import validation_messages
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.evals.client import Completion
 from atlas_assets.evals.engines import Engine, resolve_engine
@@ -124,7 +125,7 @@ async def generate_cases(request: CaseGeneratorInput) -> GeneratedCaseBatch:
     try:
         settings = LLMSettings.model_validate(raw)
     except ValidationError as exc:
-        details = "; ".join(f"settings.llm.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        details = "; ".join(f"{field}: {message}" for field, message in validation_messages(exc, ("settings", "llm")))
         raise ValueError(details) from None
     if not request.prompt:
         raise ValueError("prompt: the LLM generator needs a prompt")

@@ -40,6 +40,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from atlas_assets.core.collector import without_collector
+from atlas_assets.core.errors import AtlasError
 from autobench import blockyaml
 
 __all__ = [
@@ -69,7 +70,7 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (
           (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
 
 
-class YamlError(ValueError):
+class YamlError(AtlasError, ValueError):
     """A YAML input that was refused; the message is one line naming the file."""
 
 

@@ -14,6 +14,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from atlas_assets.core.errors import validation_messages
+
 __all__ = ["describe_validation", "load_document", "parse_document", "render_schema"]
 
 M = TypeVar("M", bound=BaseModel)
@@ -21,12 +23,7 @@ M = TypeVar("M", bound=BaseModel)
 
 def describe_validation(path: Path, error: ValidationError) -> str:
     """One line per problem: ``<path>: <field>: <message>``."""
-    lines = []
-    for item in error.errors():
-        loc = ".".join(str(part) for part in item["loc"])
-        msg = item["msg"].removeprefix("Value error, ")
-        lines.append(f"{path}: {loc + ': ' if loc else ''}{msg}")
-    return "\n".join(lines)
+    return "\n".join(f"{path}: {field + ': ' if field else ''}{message}" for field, message in validation_messages(error))
 
 
 def render_schema(model: type[BaseModel], schema_id: str) -> bytes:

@@ -134,14 +134,15 @@ def line_of(path: str | Path, loc: Sequence[Any]) -> int | None:
 
 def validation_problems(path: str | Path, error: ValidationError) -> list[FileProblem]:
     """One FileProblem per error, with its line in the file when the file is YAML or JSON."""
+    from atlas_assets.core.errors import validation_messages
+
     node = _document_node(path)
     problems = []
-    for item in error.errors():
+    for item, (field, message) in zip(error.errors(), validation_messages(error)):
         loc = tuple(item["loc"])
         if loc and loc[-1] == "[key]":  # a mapping key's own check: the field is that entry
             loc = loc[:-1]
-        problems.append(FileProblem(str(path), field_path(loc) or "(top level)",
-                                    item["msg"].removeprefix("Value error, "), _line(node, loc)))
+        problems.append(FileProblem(str(path), field or "(top level)", message, _line(node, loc)))
     return problems
 
 

@@ -38,8 +38,9 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from atlas_assets.core.documents import load_document
-from atlas_assets.corpus import registry
 from atlas_assets.core.documents import render_schema as render_document_schema
+from atlas_assets.core.errors import AtlasError
+from atlas_assets.corpus import registry
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORRECTIONS_FILE = "card-corrections.json"  # relative to the datasets root
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-class CardsError(ValueError):
+class CardsError(AtlasError, ValueError):
     """A card-corrections file that cannot be used; the message names the file and field."""
 
 

@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from atlas_assets.core.documents import load_document
 from atlas_assets.core.documents import render_schema as render_document_schema
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import sha256_file, sha256_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ SCHEMA_REL = Path("schemas") / "errata" / str(FORMAT_VERSION) / "errata_schema.j
 ERRATUM_ID = r"^err-[0-9]{4}$"
 
 
-class ErrataError(ValueError):
+class ErrataError(AtlasError, ValueError):
     """An errata file or an errata pin that cannot be used; the message names the file and field."""
 
 

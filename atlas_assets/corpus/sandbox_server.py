@@ -29,6 +29,7 @@ base-type value plus a handle), ``["j", id]`` an object of the judge's.
 from __future__ import annotations
 
 import _json
+import _signal as signal  # the C module: `signal` imports enum, 9 ms of startup
 import binascii
 import builtins
 import ctypes
@@ -36,7 +37,6 @@ import fcntl
 import marshal
 import os
 import resource
-import _signal as signal  # the C module: `signal` imports enum, 9 ms of startup
 import struct
 import sys
 import types

@@ -14,12 +14,13 @@ from typing import Any, Sequence, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.problems import FileProblem, read_document, validation_problems
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class ConfigError(ValueError):
+class ConfigError(AtlasError, ValueError):
     """A workload or engines file that cannot be read or does not validate; `problems` holds
     them one by one when they come from a file."""
 

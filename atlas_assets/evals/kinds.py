@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
+from atlas_assets.core.errors import validation_messages
 from atlas_assets.core.hashing import sha256_json
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT
 
@@ -130,7 +131,7 @@ class Simulator(EngineKind):
         try:
             return SimulatorProfile.from_block(engine.simulator or {}, name=engine.name or "simulator", model=engine.model)
         except ValidationError as exc:
-            details = "; ".join(f"simulator.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            details = "; ".join(f"{field}: {message}" for field, message in validation_messages(exc, ("simulator",)))
             raise ValueError(details) from None
         except ProfileError as exc:
             raise ValueError(f"simulator: {exc}") from None

@@ -216,7 +216,7 @@ def select_rows(rows: Sequence[Mapping[str, Any]], sample: Sample, limit: int | 
 def draft_workload(spec: registry.DatasetSpec) -> dict[str, Any]:
     """A workload file body for a dataset: pin, kind and scorer from its card, nominal
     input_tokens from the rows as the request builder sends them. Review before committing."""
-    from atlas_assets.evals.requests import build_messages, approx_tokens
+    from atlas_assets.evals.requests import approx_tokens, build_messages
 
     rows = registry.read_rows(spec)
     scored = spec.kind in ("eval", "haystack")

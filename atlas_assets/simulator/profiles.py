@@ -56,6 +56,8 @@ from typing import Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from atlas_assets.core.errors import AtlasError, validation_messages
+
 __all__ = [
     "PRESETS",
     "ProfileError",
@@ -68,7 +70,7 @@ __all__ = [
 Rate = Field(default=0.0, ge=0.0, le=1.0)
 
 
-class ProfileError(ValueError):
+class ProfileError(AtlasError, ValueError):
     """A profile name, file or engines-file block that cannot be used."""
 
 
@@ -274,7 +276,7 @@ def load_engine_profiles(engines_file: str | Path) -> dict[str, SimulatorProfile
 
 
 def _describe(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or '(top level)'}: {e['msg']}" for e in exc.errors())
+    return "; ".join(f"{field or '(top level)'}: {message}" for field, message in validation_messages(exc))
 
 
 def resolve_profile(spec: str, engines_file: str | Path | None = None) -> SimulatorProfile:

@@ -43,6 +43,7 @@ from typing import Any
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.translation.languages import flores_to_bcp47, label
 from atlas_assets.translation.schema import CorpusError, validate_data
 
@@ -52,7 +53,7 @@ LAYOUTS = ("{split}/{code}.{split}", "{split}/{code}.parquet", "{split}/{code}",
 TEXT_COLUMNS = ("text", "sentence")  # FLORES+ parquet, FLORES-200 parquet conversions
 
 
-class FloresError(ValueError):
+class FloresError(AtlasError, ValueError):
     pass
 
 

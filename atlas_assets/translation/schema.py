@@ -69,9 +69,10 @@ from pydantic import (
     model_validator,
 )
 
+from atlas_assets.core.errors import AtlasError, validation_messages
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.names import partition_key_problem
-from atlas_assets.core.problems import SeverityReport, field_path, show_part
+from atlas_assets.core.problems import SeverityReport, show_part
 from atlas_assets.translation import spdx
 
 __all__ = [
@@ -359,19 +360,7 @@ class ValidationReport(SeverityReport):
 
 
 def _pydantic_problems(path: str, entry: str | None, exc: ValidationError, prefix: str = "") -> list[Problem]:
-    out = []
-    for err in exc.errors():
-        loc = field_path(err["loc"])
-        msg = err["msg"]
-        if err["type"] == "missing":
-            msg = "required field is missing"
-        elif err["type"] == "extra_forbidden":
-            msg = "unknown field (not in the schema)"
-        elif err["type"].endswith("_type"):
-            msg = f"{msg} (got {type(err.get('input')).__name__}: {str(err.get('input'))[:40]!r})"
-        msg = msg.removeprefix("Value error, ")
-        out.append(Problem(path, entry, f"{prefix}{loc}" if loc else prefix.rstrip(".") or None, msg))
-    return out
+    return [Problem(path, entry, f"{prefix}{loc}" if loc else prefix.rstrip(".") or None, msg) for loc, msg in validation_messages(exc)]
 
 
 def _entry_label(raw: Any, index: int) -> str:
@@ -515,7 +504,7 @@ class LoadedCorpus:
         return self if view is self.corpus else LoadedCorpus(self.path, view, self.sha256)
 
 
-class CorpusError(ValueError):
+class CorpusError(AtlasError, ValueError):
     def __init__(self, report: ValidationReport):
         self.report = report
         lines = [str(p) for p in report.errors[:10]]

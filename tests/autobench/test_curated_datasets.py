@@ -88,7 +88,7 @@ def test_unfrozen_generated_and_invalid_refused(tmp_path: Path, request_file: Pa
     try:
         files.load_dataset(draft)
     except files.DocumentError as exc:
-        assert "dataset.sha256: Field required" in str(exc)
+        assert "dataset.sha256: required field is missing" in str(exc)
     else:
         raise AssertionError("an unfrozen dataset loaded")
     # source: generated is not frozen by hand

@@ -63,13 +63,13 @@ def test_each_evaluator_passes_and_fails(entry: Any, good: Any, bad: Any) -> Non
     [
         ("nope", "expected an evaluator name or a one-key mapping {name: options}"),
         ("contains", "contains needs options"),
-        ({"contains": {}}, "contains.value: Field required"),
+        ({"contains": {}}, "contains.value: required field is missing"),
         ({"contains": "a", "is-instance": "str"}, "one-key mapping"),
-        ({"contains": {"value": "a", "sensitive": True}}, "contains.sensitive: Extra inputs are not permitted"),
+        ({"contains": {"value": "a", "sensitive": True}}, "contains.sensitive: unknown field (not in the schema)"),
         ({"is-instance": "set"}, "is-instance.type: Input should be"),
         ({"max-duration": 0}, "max-duration.seconds: Input should be greater than 0"),
         ({"python": "no_colon"}, "python.function: String should match pattern"),
-        ({"llm-judge": {"rubric": "x"}}, "llm-judge.engine: Field required"),
+        ({"llm-judge": {"rubric": "x"}}, "llm-judge.engine: required field is missing"),
         (7, "one-key mapping"),
     ],
 )
@@ -277,7 +277,7 @@ def test_bad_evaluators_refuse_the_run_naming_the_field(tmp_path: Path, request_
            "    run: {python: autobench.examples.benchmark_task:run}\n    variants: {a: {}}\n"
     cases = [
         ("    evaluators: [{python: missing_module_x:f}]\n", "benchmark.routing.evaluators.0.python.function: cannot load missing_module_x:f"),
-        ("    evaluators: [{contains: {}}]\n", "benchmark.routing.evaluators.0: contains.value: Field required"),
+        ("    evaluators: [{contains: {}}]\n", "benchmark.routing.evaluators.0: contains.value: required field is missing"),
         ("    case_evaluators: {no-such-case: [equals-expected]}\n", "benchmark.routing.case_evaluators: no case 'no-such-case'"),
         ("    evaluators: [{llm-judge: {rubric: r, engine: 'http://127.0.0.1:9/v1', timeout_s: 2}}]\n",
          "benchmark.routing.evaluators.0.llm-judge.engine: cannot reach http://127.0.0.1:9/v1"),

@@ -239,7 +239,7 @@ def test_write_missing_never_overwrites_a_workload_file_that_has_problems(tmp_pa
     broken.parent.mkdir()
     broken.write_text("id: syn-v1\nkind: serve\n")
     code, out, err = _main(capsys, "eval", "list", "--write-missing", "--workloads", str(broken.parent), "--datasets", str(datasets_root))
-    assert code == 1 and f"error: {broken}: dataset: Field required" in err
+    assert code == 1 and f"error: {broken}: dataset: required field is missing" in err
     assert f"NOT DRAFTED: {broken} exists" in out and broken.read_text() == "id: syn-v1\nkind: serve\n"
 
 

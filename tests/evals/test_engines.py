@@ -41,7 +41,7 @@ def _write(tmp_path, engines):
         ({"x": {"kind": "simulator", "simulator": {"preset": "nope"}}}, r"unknown preset 'nope'"),
         ({"x": {"kind": "openai", "base_url": "http://h", "timeout_s": 0}}, r"engines\.x\.timeout_s: Input should be greater than 0"),
         ({"x": {"kind": "vllm", "base_url": "http://h"}}, r"engines\.x\.kind: unknown engine kind 'vllm'; known kinds: openai, simulator"),
-        ({"x": {"kind": "openai", "base_url": "http://h", "api_key": "sk-..."}}, r"engines\.x\.api_key: Extra inputs are not permitted"),
+        ({"x": {"kind": "openai", "base_url": "http://h", "api_key": "sk-..."}}, r"engines\.x\.api_key: unknown field \(not in the schema\)"),
     ],
 )
 def test_errors_name_the_file_and_the_field(tmp_path, engines, message):
@@ -121,7 +121,7 @@ def test_the_report_names_the_line_and_keeps_engines_whose_body_is_fine(tmp_path
 def test_a_file_that_cannot_be_used_at_all_gives_no_engines(tmp_path):
     for text, says in [("engines: [unclosed\n", "not valid YAML"), ("", "the file is empty"), ("engines: {}\n", "the file defines no engine"),
                        ("engines:\n  'a|b': {kind: openai, base_url: 'http://h'}\n", "engine name: contains '|'"),
-                       ("engine:\n  x: {kind: openai, base_url: 'http://h'}\n", "engine: Extra inputs are not permitted")]:
+                       ("engine:\n  x: {kind: openai, base_url: 'http://h'}\n", "engine: unknown field (not in the schema)")]:
         (tmp_path / "engines.yaml").write_text(text)
         report = load_engines_report(tmp_path / "engines.yaml")
         assert report.entries == {} and says in "\n".join(map(str, report.problems)), text

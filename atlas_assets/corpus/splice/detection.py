@@ -67,9 +67,9 @@ from typing import Any, Iterable, Mapping
 from .findings import Splice
 from .roles import _CONTEXTUAL, JS_BUILTINS, JS_KEYWORDS, _analyse, _function_name, _outside_member
 from .rules import (
-    MIN_FRAGMENT,
     _PLAIN_INT,
     _ROUND,
+    MIN_FRAGMENT,
     _Affixes,
     _builtin_call,
     _caps_run,

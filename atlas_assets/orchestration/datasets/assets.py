@@ -24,8 +24,8 @@ from typing import Optional
 import dagster as dg
 from pydantic import Field
 
-from atlas_assets.corpus import index as corpus_index
 from atlas_assets.corpus import cards, rebuild, registry, summary, validate
+from atlas_assets.corpus import index as corpus_index
 from atlas_assets.orchestration.versions import code_version, source_files
 
 GROUP = "datasets"
