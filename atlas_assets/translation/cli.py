@@ -594,10 +594,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     from atlas_assets.translation.schema import summary_text
 
     try:
+        fmt = importer.format_of(args.file, args.format)
         options = importer.ImportOptions(
-            format=importer.format_of(args.file, args.format),
+            format=fmt,
             difficulty_map=importer.parse_difficulty_map(args.difficulty_map) if args.difficulty_map is not None else None,
-            columns=importer.parse_columns(args.column),
+            columns=importer.parse_columns(args.column, importer.entry_fields(fmt)),
             ignore_columns=tuple(args.ignore_column),
             dataset=importer.DatasetFields(**{name: getattr(args, f"dataset_{name}") for name in importer.DATASET_OPTIONS}),
             defaults={name: getattr(args, f"default_{name}") for name in importer.DEFAULTABLE if getattr(args, f"default_{name}") is not None},
