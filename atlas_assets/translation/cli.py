@@ -24,7 +24,7 @@ outputs with sacreBLEU (chrF++, chrF, BLEU) and write a run card; paired compari
 two run cards.
 
   atlas translation validate PATH...                  every problem of each corpus file; summary when clean
-  atlas translation import-flores --dir D --source eng_Latn --target fra_Latn --out FILE
+  atlas translation import-flores --dir D --source eng_Latn --target fra_Latn|fra_Latn,deu_Latn|all --out FILE
   atlas translation import FILE --difficulty-map easy=1,medium=3,hard=5 --out FILE   a JSON/CSV/TSV corpus with labelled tiers
   atlas translation run --dataset PATH --engine NAME|URL   translate every source, score, write a run card (resumable);
                                                        a multi-target corpus runs as a set, one card per target
@@ -66,9 +66,12 @@ IMPORT_FLORES_EPILOG = """\
 examples:
   atlas translation import-flores --dir ~/flores_plus --split devtest --target fra_Latn --out translation/flores-devtest-fra.json
   atlas translation import-flores --source-file eng.txt --target-file deu.txt --source eng_Latn --target deu_Latn --limit 100 --out de.json
+  atlas translation import-flores --dir ~/flores_plus --target fra_Latn,deu_Latn,jpn_Jpan --out translation/flores-devtest-3.json
+  atlas translation import-flores --dir ~/flores_plus --target all --out translation/flores-devtest-multi.json
 
 exit status: 0 the corpus was written; 1 an input problem (a missing or misaligned file,
-an entry the schema refuses, --out a folder); 2 usage.
+a target given twice, `all` finding no target, an entry the schema refuses, --out a
+folder); 2 usage (also --target-language or --target-file with several targets).
 """
 
 RUN_DESCRIPTION = """\
@@ -172,16 +175,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     validate.add_argument("-q", "--quiet", action="store_true", help="problems only, no summaries")
     validate.set_defaults(func=cmd_validate)
 
-    imp = _command(commands, "import-flores", "FLORES+ dev/devtest line files -> a corpus file", flores.__doc__, IMPORT_FLORES_EPILOG)
+    imp = _command(commands, "import-flores", "FLORES+ dev/devtest files -> a corpus file (one target or many)", flores.__doc__, IMPORT_FLORES_EPILOG)
     imp.add_argument("--dir", type=Path, help="FLORES directory (with --source/--target codes and --split)")
     imp.add_argument("--source-file", type=Path, help="source line file (instead of --dir)")
     imp.add_argument("--target-file", type=Path, help="target line file (instead of --dir)")
     imp.add_argument("--source", default="eng_Latn", help="FLORES source code (default eng_Latn)")
-    imp.add_argument("--target", required=True, help="FLORES target code, e.g. fra_Latn")
+    imp.add_argument("--target", required=True, metavar="CODE[,CODE...]|all",
+                     help="FLORES target code(s), e.g. fra_Latn or fra_Latn,deu_Latn (one multi-target corpus), or all (with --dir)")
     imp.add_argument("--split", default="devtest", choices=["dev", "devtest"])
     imp.add_argument("--source-language", help="BCP 47 tag (default from the FLORES code)")
-    imp.add_argument("--target-language", help="BCP 47 tag (default from the FLORES code)")
-    imp.add_argument("--id", dest="dataset_id", help="dataset id (default flores-plus-SPLIT-SRC-TGT)")
+    imp.add_argument("--target-language", help="BCP 47 tag (default from the FLORES code; one target only)")
+    imp.add_argument("--id", dest="dataset_id", help="dataset id (default flores-plus-SPLIT-SRC-TGT; several targets: flores-plus-SPLIT-SRC-multi)")
     imp.add_argument("--version", default="1.0")
     imp.add_argument("--created", help="ISO date (default today)")
     imp.add_argument("--difficulty", type=int, default=3, choices=range(1, 6))
@@ -355,27 +359,61 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _flores_targets(args: argparse.Namespace) -> list[str] | None:
+    """The target codes --target names (a list, or `all` in --dir); None after a usage
+    error is printed."""
+    from atlas_assets.translation import flores
+
+    usage = "atlas translation import-flores: "
+    if args.target.strip() == "all":
+        if not args.dir:
+            print(usage + "--target all needs --dir (every FLORES file of the split found there)", file=sys.stderr)
+            return None
+        try:
+            codes = flores.discover_targets(args.dir, args.split, args.source)
+        except flores.FloresError as exc:
+            raise ConfigError(f"--target all: {exc}") from None
+    else:
+        codes = [code.strip() for code in args.target.split(",")]
+        if not all(codes):
+            print(usage + f"--target {args.target!r}: an empty code in the list (FLORES codes separated by commas, e.g. fra_Latn,deu_Latn)", file=sys.stderr)
+            return None
+    if len(codes) > 1:
+        for option, value in (("--target-language", args.target_language), ("--target-file", args.target_file)):
+            if value is not None:
+                print(usage + f"{option} takes one target; --target names {len(codes)} ({', '.join(codes[:5])}{', ...' if len(codes) > 5 else ''})", file=sys.stderr)
+                return None
+    return codes
+
+
 def cmd_import_flores(args: argparse.Namespace) -> int:
     from atlas_assets.translation import flores
     from atlas_assets.translation.languages import label
     from atlas_assets.translation.schema import CorpusError
 
     out = _output_file("--out", args.out)
+    if not args.dir and not (args.source_file and args.target_file):
+        print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
+        return 2
+    options = dict(
+        split=args.split, source_language=args.source_language, dataset_id=args.dataset_id, version=args.version,
+        created=args.created, difficulty=args.difficulty, register=args.register, context=args.context, limit=args.limit,
+    )  # fmt: skip
     try:
-        if args.dir:
-            src = flores.find_flores_file(args.dir, args.split, args.source)
-            tgt = flores.find_flores_file(args.dir, args.split, args.target)
-        elif args.source_file and args.target_file:
-            src, tgt = _input_file("--source-file", args.source_file), _input_file("--target-file", args.target_file)
-        else:
-            print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
+        codes = _flores_targets(args)
+        if codes is None:
             return 2
-        doc = flores.import_flores(
-            src, tgt, source_code=args.source, target_code=args.target, split=args.split,
-            source_language=args.source_language, target_language=args.target_language, dataset_id=args.dataset_id,
-            version=args.version, created=args.created, difficulty=args.difficulty, register=args.register,
-            context=args.context, limit=args.limit,
-        )  # fmt: skip
+        if len(codes) > 1:
+            flores.target_tags(codes)  # a malformed or repeated code is named before any file is looked for
+            src = flores.find_flores_file(args.dir, args.split, args.source)  # several targets: --dir (--target-file takes one)
+            files = {code: flores.find_flores_file(args.dir, args.split, code) for code in codes}
+            doc = flores.import_flores_multi(src, files, source_code=args.source, **options)
+        else:
+            if args.dir:
+                src, tgt = flores.find_flores_file(args.dir, args.split, args.source), flores.find_flores_file(args.dir, args.split, codes[0])
+            else:
+                src, tgt = _input_file("--source-file", args.source_file), _input_file("--target-file", args.target_file)
+            doc = flores.import_flores(src, tgt, source_code=args.source, target_code=codes[0], target_language=args.target_language, **options)
     except (flores.FloresError, CorpusError) as exc:
         raise ConfigError(str(exc)) from None
     try:
@@ -383,7 +421,8 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ConfigError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
     block = doc["dataset"]
-    print(f"wrote {out}: {len(doc['entries'])} entries, {block['id']} ({label(block['source_language'])} → {label(block['target_language'])})")
+    into = label(block["target_language"]) if "target_language" in block else f"{len(block['targets'])} targets"
+    print(f"wrote {out}: {len(doc['entries'])} entries, {block['id']} ({label(block['source_language'])} → {into})")
     return 0
 
 
@@ -555,10 +594,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     from atlas_assets.translation.schema import summary_text
 
     try:
+        fmt = importer.format_of(args.file, args.format)
         options = importer.ImportOptions(
-            format=importer.format_of(args.file, args.format),
+            format=fmt,
             difficulty_map=importer.parse_difficulty_map(args.difficulty_map) if args.difficulty_map is not None else None,
-            columns=importer.parse_columns(args.column),
+            columns=importer.parse_columns(args.column, importer.entry_fields(fmt)),
             ignore_columns=tuple(args.ignore_column),
             dataset=importer.DatasetFields(**{name: getattr(args, f"dataset_{name}") for name in importer.DATASET_OPTIONS}),
             defaults={name: getattr(args, f"default_{name}") for name in importer.DEFAULTABLE if getattr(args, f"default_{name}") is not None},

@@ -5,12 +5,14 @@ Input
 * JSON: the spec's `{"dataset": {...}, "entries": [...]}` (its block is kept; options
   override its fields) or a bare list of entry objects.
 * CSV / TSV: a header row, then one entry per row; UTF-8 with or without a BOM; a quoted
-  field (in TSV too) may hold delimiters, doubled quotes and line breaks, and a stray or
-  unclosed quote is an error. An empty cell is an absent value; rows whose cells are all
+  field (in TSV too) may hold delimiters, doubled quotes and line breaks; a stray or
+  unclosed quote is an error, as is a field longer than Python's csv field size limit
+  (csv.field_size_limit(), 131072 characters unless raised), named as such. An empty cell is an absent value; rows whose cells are all
   empty are skipped. The file is read row by row.
 
 Names: columns (JSON keys) are the entry fields' names, matched after stripping, ignoring
-case. `--column FIELD=NAME` reads a field from a differently named column
+case; `references` (a multi-target corpus's {tag: text}, with a JSON block's `targets`) only
+from JSON: a CSV/TSV row gives one `reference`. `--column FIELD=NAME` reads a field from a differently named column
 (`--column source=english,reference=cree`); `--ignore-column NAME` drops one. Any other
 name is an error: a typo must not lose a column silently.
 
@@ -57,6 +59,7 @@ __all__ = [
     "ImportOptions",
     "ImportResult",
     "document",
+    "entry_fields",
     "format_of",
     "import_corpus",
     "option_flag",
@@ -69,6 +72,8 @@ FORMATS: tuple[str, ...] = get_args(Format)
 _EXTENSIONS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 _DIALECTS = {"csv": "excel", "tsv": "excel-tab"}
 ENTRY_FIELDS: tuple[str, ...] = tuple(Entry.model_fields)
+# A CSV/TSV cell is text: `references` ({tag: text}, a multi-target corpus's) comes from JSON only.
+_CELL_FIELDS: tuple[str, ...] = tuple(name for name in ENTRY_FIELDS if name != "references")
 Defaultable = Literal["provenance", "register", "context"]  # entry fields an option may fill
 DEFAULTABLE: tuple[str, ...] = get_args(Defaultable)
 _SHOWN_LABELS = 20
@@ -88,6 +93,11 @@ DATASET_OPTIONS: dict[str, str] = {
     "license": "SPDX licence identifier, e.g. CC-BY-NC-SA-4.0",
     "provenance": "the block's provenance tags, comma-separated (default: the entries' tags)",
 }
+
+
+def entry_fields(fmt: str) -> tuple[str, ...]:
+    """The entry fields a file of this format can give (its columns or keys, --column)."""
+    return ENTRY_FIELDS if fmt == "json" else _CELL_FIELDS
 
 
 def option_flag(name: str) -> str:
@@ -154,16 +164,17 @@ def parse_difficulty_map(text: str) -> dict[str, int]:
     return mapping
 
 
-def parse_columns(items: Iterable[str]) -> dict[str, str]:
-    """`source=english,reference=cree` (one or more items) -> {field: column}; ValueError when malformed."""
+def parse_columns(items: Iterable[str], fields: tuple[str, ...] = ENTRY_FIELDS) -> dict[str, str]:
+    """`source=english,reference=cree` (one or more items) -> {field: column}, each a field of
+    `fields` (entry_fields(format)); ValueError when malformed."""
     columns: dict[str, str] = {}
     for item in (part for text in items for part in text.split(",")):
         name, sep, column = item.partition("=")
         name = name.strip()
         if not sep or not column.strip():
             raise ValueError(f"{item.strip()!r} is not FIELD=COLUMN (e.g. source=english)")
-        if name not in ENTRY_FIELDS:
-            raise ValueError(f"{name!r} is not an entry field ({', '.join(ENTRY_FIELDS)})")
+        if name not in fields:
+            raise ValueError(f"{name!r} is not an entry field ({', '.join(fields)})")
         if name in columns:
             raise ValueError(f"field {name} is mapped twice")
         if _fold(column) in {_fold(c) for c in columns.values()}:
@@ -224,7 +235,8 @@ class _Problems:
 class _Names:
     """Input column / key names -> entry fields, per the options."""
 
-    def __init__(self, options: ImportOptions):
+    def __init__(self, options: ImportOptions, fields: tuple[str, ...]):
+        self.fields = fields
         self.by_column = {_fold(c): f for f, c in options.columns.items()}
         self.mapped = set(options.columns)
         self.ignored = {_fold(c) for c in options.ignore_columns}
@@ -236,10 +248,10 @@ class _Names:
             return ""
         if key in self.by_column:
             return self.by_column[key]
-        return key if key in ENTRY_FIELDS and key not in self.mapped else None
+        return key if key in self.fields and key not in self.mapped else None
 
     def unknown(self, name: str) -> str:
-        return (f"{name.strip()!r} is not an entry field ({', '.join(ENTRY_FIELDS)}): map it with --column FIELD={name.strip()} "
+        return (f"{name.strip()!r} is not an entry field ({', '.join(self.fields)}): map it with --column FIELD={name.strip()} "
                 f"or drop it with --ignore-column {name.strip()}")  # fmt: skip
 
     def not_found(self, seen: set[str]) -> list[str]:
@@ -334,7 +346,12 @@ def _read_delimited(path: Path, fmt: str, names: _Names, problems: _Problems) ->
                 problems.at_file(None, f"not UTF-8: {exc.reason} at byte {exc.start + 1} of the line; nothing after it was read", lines.line)
                 break
             except csv.Error as exc:
-                problems.at_file(None, f"not valid {fmt.upper()} in the row starting here (a stray or unclosed quote?): {exc}; nothing after it was read", start)
+                if str(exc).startswith("field larger than field limit"):  # _csv's message for csv.field_size_limit()
+                    past = f" (by line {lines.line})" if lines.line != start else ""
+                    problems.at_file(None, f"a field of the row starting here is longer than Python's csv field size limit, {csv.field_size_limit()} "
+                                     f"characters{past}; nothing after it was read", start)  # fmt: skip
+                else:
+                    problems.at_file(None, f"not valid {fmt.upper()} in the row starting here (a stray or unclosed quote?): {exc}; nothing after it was read", start)
                 break
             if not any(cells):
                 continue
@@ -483,9 +500,9 @@ def import_corpus(path: str | Path, options: ImportOptions | None = None) -> Imp
     """The validated corpus of `path` per `options`, or every problem found."""
     options = options or ImportOptions()
     path = Path(path)
-    names = _Names(options)
-    problems = _Problems(str(path))
     fmt = format_of(path, options.format)
+    names = _Names(options, entry_fields(fmt))
+    problems = _Problems(str(path))
     if fmt == "json":
         file_block, rows, rest = _read_json(path, names, problems)
         present = {f for r in rows for f in r.values}

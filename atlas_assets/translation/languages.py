@@ -48,7 +48,7 @@ from language_data.names import code_to_names
 
 from atlas_assets.translation.schema import is_bcp47
 
-__all__ = ["flores_to_bcp47", "label", "language_name", "normalize_tag"]
+__all__ = ["flores_to_bcp47", "is_flores_code", "label", "language_name", "normalize_tag"]
 
 _INDIVIDUAL = " (individual language)"
 _FLORES = re.compile(r"(?P<language>[a-z]{3})_(?P<script>[A-Z][a-z]{3})(?:_(?P<glottocode>[a-z0-9]{4}[0-9]{4}))?")
@@ -109,6 +109,10 @@ def label(tag: str) -> str:
 def normalize_tag(tag: str) -> str:
     """The normal form of a BCP 47 tag (module docstring)."""
     return langcodes.standardize_tag(_parse(tag))
+
+
+def is_flores_code(code: str) -> bool:
+    return _FLORES.fullmatch(code) is not None
 
 
 def flores_to_bcp47(code: str) -> str:

@@ -144,7 +144,7 @@ def test_column_mapping_reads_real_world_headers(tmp_path):
     assert result.ok and result.corpus.entries[0].model_dump(exclude_none=True) == {
         "id": 1, "source": "Hello", "reference": "tânisi", "difficulty": 1, "provenance": "textbook", "register": "c", "context": "greeting"}
     unknown = errors(import_corpus(path, options(columns=cols, defaults={"provenance": "textbook"})))
-    assert unknown == [f"{path}: column 'Audio' is not an entry field (id, source, reference, references, difficulty, provenance, register, context, notes, "
+    assert unknown == [f"{path}: column 'Audio' is not an entry field (id, source, reference, difficulty, provenance, register, context, notes, "
                        "morphological_analysis, variant_class): map it with --column FIELD=Audio or drop it with --ignore-column Audio (line 1)"]  # fmt: skip
     missing = errors(import_corpus(path, options(columns={**cols, "notes": "remarks"}, ignore_columns=("audio",), defaults={"provenance": "t"})))
     assert missing == [f"{path}: --column notes=remarks: no such column (columns: English, Cree, Level, Register, Context, Audio) (line 1)"]
@@ -158,6 +158,24 @@ def test_column_mapping_reads_real_world_headers(tmp_path):
 def test_malformed_column_mappings_are_refused(items, fragment):
     with pytest.raises(ValueError, match=fragment):
         parse_columns(items)
+
+
+def test_references_come_from_json_only(tmp_path):
+    """A CSV/TSV cell is text: `references` is not among its fields, nor in the message that
+    lists them; a JSON multi-target corpus keeps its references."""
+    listed = "(id, source, reference, difficulty, provenance, register, context, notes, morphological_analysis, variant_class)"
+    assert importer.entry_fields("csv") == importer.entry_fields("tsv") and "references" not in importer.entry_fields("csv")
+    with pytest.raises(ValueError) as info:
+        parse_columns(["references=cree"], importer.entry_fields("csv"))
+    assert str(info.value) == f"'references' is not an entry field {listed}"
+    assert parse_columns(["references=refs"], importer.entry_fields("json")) == {"references": "refs"}
+    path = write(tmp_path, HEADER.replace("reference,", "references,") + "a,b,Easy,c,c,p\n")
+    assert errors(import_corpus(path, options())) == [
+        f"{path}: column 'references' is not an entry field {listed}: map it with --column FIELD=references or drop it with --ignore-column references (line 1)"]
+    multi = {"dataset": {"id": "m-v1", "language_pair": "EN→2", "source_language": "en", "targets": ["fr", "de"], "license": "CC0-1.0", "provenance": ["p"]},
+             "entries": [{"source": "Hi", "references": {"fr": "Salut", "de": "Hallo"}, "difficulty": "Easy", "register": "c", "context": "c", "provenance": "p"}]}  # fmt: skip
+    result = import_corpus(write(tmp_path, json.dumps(multi), "m.json"), ImportOptions(difficulty_map=TIERS))
+    assert result.ok and result.corpus.entries[0].references == {"fr": "Salut", "de": "Hallo"}
 
 
 @pytest.mark.parametrize(
@@ -223,6 +241,16 @@ def test_broken_quoting_and_bad_bytes_name_their_line(tmp_path, body, fragment, 
     data = HEADER.encode() + (body if isinstance(body, bytes) else body.encode())
     result = import_corpus(write(tmp_path, data), options())
     assert fragment in str(result.errors[0]) and result.errors[0].line == line and result.corpus is None
+
+
+@pytest.mark.parametrize("body, by", [(f'a,"{"x" * 131_073}",Easy,c,c,p\n', ""), (f'a,"one\ntwo\n{"x" * 131_073}",Easy,c,c,p\n', " (by line 5)")])
+def test_a_field_past_the_csv_size_limit_names_the_limit_and_the_line(tmp_path, body, by):
+    import csv
+
+    result = import_corpus(write(tmp_path, HEADER + "a,b,Easy,c,c,p\n" + body), options())
+    assert [str(p) for p in result.errors] == [f"{tmp_path / 'in.csv'}: a field of the row starting here is longer than Python's csv field size limit, "
+                                               f"{csv.field_size_limit()} characters{by}; nothing after it was read (line 3)"]  # fmt: skip
+    assert "quote" not in str(result.errors[0])
 
 
 @pytest.mark.parametrize("text, fragment", [("", "the file is empty"), ("\n\n", "the file is empty"), (HEADER, "the corpus has no entries")])
