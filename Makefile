@@ -12,8 +12,8 @@ export PYTHONWARNINGS := ignore:Function `asset_materialize_command` is supersed
 
 .PHONY: leaderboard test dev bench lock clean
 
-leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults
-	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard -c deploy/leaderboard.run.yaml
+leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults (RUN_CONFIG=extra.yaml merges more run config)
+	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard -c deploy/leaderboard.run.yaml $(addprefix -c ,$(RUN_CONFIG))
 	@echo "leaderboard.json written to $${ATLAS_ARTIFACTS:-$(ARTIFACTS)}/leaderboard.json"
 
 test: $(VENV)/.installed ## the whole test suite

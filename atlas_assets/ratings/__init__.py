@@ -11,7 +11,7 @@ Modules, in the order data flows through them:
 """
 
 PACKAGE = "humaneval-ratings"
-PACKAGE_VERSION = "1.1.0"
+PACKAGE_VERSION = "1.2.0"
 LEADERBOARD_SCHEMA_VERSION = 1
 SUPPORTED_DUMP_VERSIONS = (1, 2)
 COVARIATES = ("length_chars", "markdown_density", "list_count", "header_count")

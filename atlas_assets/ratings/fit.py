@@ -31,10 +31,9 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
+from threadpoolctl import threadpool_limits
 
 from atlas_assets.ratings import COVARIATES, ELO_PER_LOGIT
-
-from threadpoolctl import threadpool_limits
 
 __all__ = [
     "BETA_RIDGE",
@@ -232,18 +231,17 @@ def fit_category(
 def style_design(features_a, features_b) -> tuple[np.ndarray, np.ndarray]:
     """Normalised A-B style differences: (z of shape (4, n), std of shape (4,)).
 
-    Per covariate d = (a - b) / (a + b), 0 when a + b == 0, then z = d / std(d) with the
-    (population) standard deviation over the battles given. No mean-centring: z = 0 means
-    "equal". A covariate with std <= STD_FLOOR gets an all-zero row.
+    Per covariate d = log1p(a) - log1p(b), then z = d / std(d) with the (population)
+    standard deviation over the battles given (METHODOLOGY.md 7; log1p rather than the
+    relative difference of methodology 1.1, which saturated at +-1 whenever one side was
+    0: bench/style_transform_study.py). No mean-centring: z = 0 means "equal". A
+    covariate with std <= STD_FLOOR gets an all-zero row.
     """
     fa = np.asarray(features_a, dtype=np.float64)
     fb = np.asarray(features_b, dtype=np.float64)
     if fa.shape != fb.shape or fa.ndim != 2 or fa.shape[1] != len(COVARIATES):
         raise ValueError("features must be (n, 4) arrays of equal shape")
-    fa_t, fb_t = np.ascontiguousarray(fa.T), np.ascontiguousarray(fb.T)
-    total = fa_t + fb_t
-    d = np.zeros_like(total)
-    np.divide(fa_t - fb_t, total, out=d, where=total != 0)
+    d = np.log1p(np.ascontiguousarray(fa.T)) - np.log1p(np.ascontiguousarray(fb.T))
     std = d.std(axis=1) if d.shape[1] else np.zeros(len(COVARIATES))
     z = np.zeros_like(d)
     for k in range(len(COVARIATES)):

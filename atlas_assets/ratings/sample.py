@@ -69,9 +69,12 @@ DEFAULT_GENERATED_AT = "2026-09-08T04:00:00Z"
 # with markup the count of the characters # * _ ` > | ~ plus one per '-'/'+'/numbered list
 # item. Markdown counts only in "rendered" battles (in "raw" ones the voter saw plain text,
 # exactly as the engine zeroes the markdown covariates there). list_count and header_count
-# have no effect of their own (true 0; they correlate with markdown_density). The engine
-# reports coefficients per standard deviation of d in the category: truth.json lists those
-# expected values under style_coefficients_expected.
+# have no effect of their own (true 0; they correlate with markdown_density). truth.json
+# lists the effects per standard deviation of d in the category under
+# style_coefficients_expected: the engine's units up to methodology 1.1. From 1.2 the engine
+# uses log1p differences (METHODOLOGY.md 7.6), so this relative-difference voter is a
+# known-truth case of a transform the engine does not assume: its strengths are still the
+# truth to recover, its coefficients are not what the engine reports.
 STYLE_EFFECTS: dict[str, dict[str, Any]] = {
     "length_chars": {
         "elo_per_unit": 100.0,

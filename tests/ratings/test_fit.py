@@ -231,13 +231,24 @@ def test_style_design_definition():
     fa = np.array([[10.0, 0.0, 3.0, 5.0], [0.0, 0.0, 1.0, 5.0], [30.0, 0.0, 0.0, 5.0]])
     fb = np.array([[30.0, 0.0, 1.0, 5.0], [0.0, 0.0, 1.0, 5.0], [10.0, 0.0, 2.0, 5.0]])
     z, std = style_design(fa, fb)
-    d_len = np.array([-0.5, 0.0, 0.5])
+    d_len = np.log1p([10.0, 0.0, 30.0]) - np.log1p([30.0, 0.0, 10.0])
     assert std[0] == pytest.approx(d_len.std())
     np.testing.assert_allclose(z[0], d_len / d_len.std())
-    np.testing.assert_array_equal(z[1], 0.0)  # 0 / 0 -> 0 and no variance
+    np.testing.assert_array_equal(z[1], 0.0)  # no variance
     np.testing.assert_array_equal(z[3], 0.0)  # equal everywhere
-    d_list = np.array([0.5, 0.0, -1.0])
+    d_list = np.log1p([3.0, 1.0, 0.0]) - np.log1p([1.0, 1.0, 2.0])
     np.testing.assert_allclose(z[2], d_list / d_list.std())  # not mean-centred
+
+
+def test_style_difference_does_not_saturate_when_one_side_has_no_markup():
+    """Methodology 1.2: a response with 40 list items against one with none is further
+    apart than one with a single item against none (the relative difference of 1.1 gave
+    both the same +1)."""
+    fa = np.array([[100.0, 0.2, 40.0, 0.0], [100.0, 0.01, 1.0, 0.0], [100.0, 0.0, 0.0, 0.0]])
+    fb = np.array([[100.0, 0.0, 0.0, 0.0], [100.0, 0.0, 0.0, 0.0], [100.0, 0.0, 0.0, 0.0]])
+    z, _ = style_design(fa, fb)
+    assert z[2, 0] > 3 * z[2, 1] > 0 and z[1, 0] > 3 * z[1, 1] > 0
+    assert z[2, 2] == 0.0
 
 
 # ---------------------------------------------------------------- bootstrap and determinism
