@@ -243,7 +243,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cmp_ = _command(commands, "compare", "compare two run cards, or two sets language by language (paired bootstrap)", COMPARE_DESCRIPTION, COMPARE_EPILOG)
     cmp_.add_argument("card_a", type=Path, metavar="CARD_A", help="run_card.json (or its folder), or a set's folder: the baseline")
     cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder), or a set's folder")
-    cmp_.add_argument("--samples", type=_positive, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    cmp_.add_argument("--samples", type=_positive, metavar="N",
+                      help="bootstrap resamples (default 1000; two sets: max(1000, 2 x languages / 0.05), so Holm can reach significance)")
     cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cmp_.set_defaults(func=cmd_compare)
 
@@ -551,7 +552,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                     cards.append(read_card(card_path))
                 except ValueError as exc:
                     raise ConfigError(f"{option}: {exc}") from None
-            result = compare_cards(*cards, n_samples=args.samples)
+            result = compare_cards(*cards, n_samples=args.samples or 1000)
             text = render(result)
     except (CompareRefused, ValueError) as exc:
         raise ConfigError(str(exc)) from None

@@ -25,6 +25,7 @@ of different signatures: the report lists them; chrF++ (the primary metric) has 
 from __future__ import annotations
 
 import html
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ __all__ = [
     "render_svg",
     "run_translation_set",
     "set_facts",
+    "set_resamples",
     "write_report",
 ]
 
@@ -355,14 +357,29 @@ def _holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_samples: int = 1000, alpha: float = 0.05) -> dict[str, Any]:
+def set_resamples(languages: int, alpha: float = 0.05) -> int:
+    """The default resamples for comparing `languages` languages: 1000 (sacreBLEU's), or
+    more when Holm could not otherwise reach `alpha`. A bootstrap p-value is at least
+    1/(n+1), so Holm over k languages is at least k/(n+1): n >= 2k/alpha keeps the smallest
+    attainable adjusted p at half of alpha (39 FLORES+ targets: 1560 resamples)."""
+    return max(1000, math.ceil(2 * languages / alpha))
+
+
+def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_samples: int | None = None, alpha: float = 0.05) -> dict[str, Any]:
     """Two engines' cards over one corpus, language by language (module docstring). A
-    language only one side ran is listed, not compared; CompareRefused when none is shared."""
+    language only one side ran is listed, not compared; CompareRefused when none is shared.
+    `n_samples` default: set_resamples; the result's test block gives the smallest adjusted
+    p-value the resamples can reach, and a warning when it is not below alpha."""
     a = {c.dataset.target_language: c for c in cards_a}
     b = {c.dataset.target_language: c for c in cards_b}
     shared = [t for t in a if t in b]
     if not shared:
         raise CompareRefused(f"refusing to compare: no target language in common (A: {', '.join(a) or 'none'}; B: {', '.join(b) or 'none'})")
+    n_samples = n_samples or set_resamples(len(shared), alpha)
+    floor = round(min(1.0, len(shared) / (n_samples + 1)), 6)
+    warning = (None if floor < alpha else
+               f"with {n_samples} resamples no language can be significant after Holm over {len(shared)} languages "
+               f"(smallest attainable adjusted p {floor} >= alpha {alpha}): use at least {set_resamples(len(shared), alpha)} resamples")  # fmt: skip
     results = {t: compare_cards(a[t], b[t], n_samples=n_samples, alpha=alpha) for t in shared}
     adjusted = dict(zip(shared, _holm([results[t]["metrics"][PRIMARY]["p_value"] for t in shared])))
     rows = []
@@ -376,7 +393,7 @@ def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_sa
         "dataset": first["dataset"],
         "a": first["a"],
         "b": first["b"],
-        "test": {**first["test"], "adjustment": "Holm over the languages (chrF++)"},
+        "test": {**first["test"], "adjustment": "Holm over the languages (chrF++)", "smallest_holm_p": floor, "warning": warning},
         "languages": rows,
         "only_a": [t for t in a if t not in b],
         "only_b": [t for t in b if t not in a],
@@ -392,19 +409,23 @@ def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_sa
 
 def render_compare(result: Mapping[str, Any]) -> str:
     d, s = result["dataset"], result["summary"]
+    labels = [f"{row['name']} ({row['target_language']})" for row in result["languages"]]
+    width = max(len("language"), *(len(label) for label in labels))
     lines = [
         f"dataset {d['id']} v{d['version']} (sha256 {d['sha256'][:12]}), {s['languages']} languages",
         f"A = {result['a']['engine']} ({result['a']['model']})   B = {result['b']['engine']} ({result['b']['model']})",
-        f"{'language':<34} {'A':>7} {'B':>7} {'B-A':>7} {'p':>7} {'p Holm':>7}  verdict (chrF++)",
+        f"{'language':<{width}} {'A':>7} {'B':>7} {'B-A':>7} {'p':>7} {'p Holm':>7}  verdict (chrF++)",
     ]
-    for row in result["languages"]:
+    for label, row in zip(labels, result["languages"]):
         m = row["metrics"][PRIMARY]
         verdict = ("B better" if m["delta"] > 0 else "A better") if row["significant_holm"] else "no significant difference"
-        label = f"{row['name']} ({row['target_language']})"[:34]
-        lines.append(f"{label:<34} {m['a']:>7.2f} {m['b']:>7.2f} {m['delta']:>+7.2f} {m['p_value']:>7.4f} {row['p_holm']:>7.4f}  {verdict}")
+        lines.append(f"{label:<{width}} {m['a']:>7.2f} {m['b']:>7.2f} {m['delta']:>+7.2f} {m['p_value']:>7.4f} {row['p_holm']:>7.4f}  {verdict}")
     lines.append(f"mean chrF++ difference {s['mean_delta_chrf++']:+.2f}; B better in {s['b_better']}, A better in {s['a_better']}, "
                  f"no significant difference in {s['no_significant_difference']} (alpha {result['test']['alpha']}, Holm-adjusted)")  # fmt: skip
-    lines.append(f"paired bootstrap per language, {result['test']['n_samples']} resamples")
+    lines.append(f"paired bootstrap per language, {result['test']['n_samples']} resamples "
+                 f"(smallest attainable Holm-adjusted p {result['test']['smallest_holm_p']})")  # fmt: skip
+    if result["test"]["warning"]:
+        lines.append(f"WARNING: {result['test']['warning']}")
     for side in ("only_a", "only_b"):
         if result[side]:
             lines.append(f"only in {side[-1].upper()}: {', '.join(result[side])} (not compared)")

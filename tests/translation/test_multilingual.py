@@ -258,3 +258,19 @@ def test_report_refuses_a_folder_without_cards_and_cards_of_another_corpus(tmp_p
     assert done.returncode == 1 and "are of another corpus (or version)" in done.stderr
     single = _atlas("translation", "run", "--dataset", str(other), "--engine", "sim-strong", "--out", str(tmp_path / "x"), "--targets", "fr")
     assert single.returncode == 1 and "--targets: " in single.stderr and "single-target corpus" in single.stderr
+
+
+def test_holm_over_many_languages_gets_enough_resamples_or_a_warning(tmp_path, multi_path):
+    from atlas_assets.translation.multilingual import render_compare, set_resamples
+
+    assert set_resamples(3) == 1000 and set_resamples(39) == 1560 and set_resamples(204) == 8160
+    run_translation_set(multi_path, WEAK, tmp_path / "a", n_samples=50)
+    run_translation_set(multi_path, STRONG, tmp_path / "b", n_samples=50)
+    a, b = read_set(tmp_path / "a"), read_set(tmp_path / "b")
+    enough = compare_sets(a, b)
+    assert enough["test"]["n_samples"] == 1000 and enough["test"]["warning"] is None
+    assert enough["test"]["smallest_holm_p"] == round(3 / 1001, 6)
+    # 50 resamples: a p-value is at least 1/51, so Holm over 3 languages at least 3/51 > 0.05
+    few = compare_sets(a, b, n_samples=50)
+    assert few["summary"]["b_better"] == 0 and few["test"]["smallest_holm_p"] >= 0.05
+    assert "use at least 1000 resamples" in few["test"]["warning"] and "WARNING: with 50 resamples" in render_compare(few)
