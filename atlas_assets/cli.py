@@ -10,6 +10,8 @@ import argparse
 import sys
 from typing import Sequence
 
+from atlas_assets.core.shell import EXIT_STATUS_HELP, Parser, guarded
+
 DESCRIPTION = """\
 Inference Atlas command line.
 
@@ -23,13 +25,21 @@ Inference Atlas command line.
 `atlas COMMAND --help` explains each command.
 """
 
+EPILOG = f"""\
+examples:
+  atlas eval list
+  atlas eval run --workload eval-instruction-v1 --engine sim-strong
+  atlas translation run --dataset translation/example-en-fr-v1.json --engine sim-strong
+
+{EXIT_STATUS_HELP}"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     from atlas_assets.evals import cli as eval_cli
     from atlas_assets.simulator import cli as sim_cli
     from atlas_assets.translation import cli as translation_cli
 
-    parser = argparse.ArgumentParser(prog="atlas", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="atlas", description=DESCRIPTION, epilog=EPILOG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     eval_cli.register(commands)
     sim_cli.register(commands)
@@ -38,14 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from atlas_assets.evals.config import ConfigError
-
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except (ConfigError, FileNotFoundError, ConnectionError) as exc:
-        print(f"atlas: error: {exc}", file=sys.stderr)
-        return 1
+    return guarded("atlas", lambda: int(args.func(args) or 0))
 
 
 if __name__ == "__main__":

@@ -55,9 +55,10 @@ def _project() -> None:
 
 def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     """The parser and the run options it forwards to `atlas translation run`."""
+    from atlas_assets.core.shell import Parser
     from atlas_assets.translation import cli
 
-    parser = argparse.ArgumentParser(description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(description=__doc__, epilog=EPILOG)
     parser.add_argument("--dataset", required=True, type=Path, metavar="FILE", help="translation corpus file (JSON) to validate")
     parser.add_argument("--engine", metavar="NAME|URL", help="then run a baseline: an engine name from the engines file, or http(s)://host:port[/v1]")
     return parser, cli.add_run_options(parser)

@@ -59,19 +59,57 @@ erratum is not paired, and runs that applied different errata are flagged.
 
 example:
   atlas eval compare runs/sim-strong/eval-instruction-v1 runs/sim-weak/eval-instruction-v1
+
+exit status: 0 compared; 1 a run folder cannot be read or the runs saw different dataset
+bytes; 2 usage.
+"""
+
+EVAL_EPILOG = """\
+examples:
+  atlas eval list
+  atlas eval run --workload eval-instruction-v1 --engine sim-strong
+  atlas eval show runs/sim-strong/eval-instruction-v1 --wrong
+
+exit status: 0 done; 1 a workload, engine, dataset or run folder problem (named with its
+file and field); 2 usage; 130 an interrupted run.
+"""
+
+RESCORE_EPILOG = """\
+examples:
+  atlas eval rescore runs/sim-strong/eval-instruction-v1
+  atlas eval rescore runs/sim-strong/eval-commonsense-v2 --errata-from-workload --json
+
+exit status: 0 re-scored; 1 the run folder, its dataset or the errata cannot be used; 2 usage.
+"""
+
+SHOW_EPILOG = """\
+examples:
+  atlas eval show runs/sim-weak/eval-math-v1 --wrong
+  atlas eval show runs/sim-weak/eval-math-v1 --id math-0007
+  atlas eval show runs/sim-weak/eval-math-v1 --vs runs/sim-strong/eval-math-v1 --html diff.html
+
+exit status: 0 shown; 1 the run folder cannot be read or --vs saw other dataset bytes; 2 usage.
+"""
+
+LIST_EPILOG = """\
+examples:
+  atlas eval list
+  atlas eval list --write-missing
+
+exit status: 0 every file is valid and every dataset has a pinned workload; 1 a problem
+(each named with its file and field); 2 usage.
 """
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "eval", help="run, rescore and compare eval runs", description=EVAL_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "eval", help="run, rescore and compare eval runs", description=EVAL_DESCRIPTION, epilog=EVAL_EPILOG,
     )
     commands = parser.add_subparsers(dest="eval_command", metavar="COMMAND", required=True)
 
     run = commands.add_parser(
         "run", help="run a workload against an engine (resumable)", description=RUN_DESCRIPTION,
-        epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RUN_EPILOG,
     )
     run.add_argument("--workload", required=True, metavar="W", help="workload id (workloads/W.yaml) or path to a workload file")
     run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
@@ -91,7 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(the engine is not contacted; serving metrics are unchanged). The corpus errata applied are the ones "
         "the run's workload pinned (datasets/errata.json); --errata-from-workload applies the current workload "
         "file's pin instead.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RESCORE_EPILOG,
     )
     rescore.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     rescore.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
@@ -104,7 +142,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare", help="per-row differences of two runs and an exact McNemar test",
         description="Compare the accuracy of two runs of the same workload row by row.",
-        epilog=COMPARE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=COMPARE_EPILOG,
     )
     compare.add_argument("run_a", type=Path, metavar="RUN_A")
     compare.add_argument("run_b", type=Path, metavar="RUN_B")
@@ -118,6 +156,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "extracted and expected answers, the verdict and its reason, the error and latencies. --vs prints the rows "
         "whose verdict differs from another run of the same dataset bytes. --html writes the report page "
         "(every run also writes one, report.html beside results.json).",
+        epilog=SHOW_EPILOG,
     )
     show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     show.add_argument("--wrong", action="store_true", help="only wrong answers")
@@ -134,6 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the corpus. An engine or workload file with a problem (a name Dagster cannot take as a partition key "
         "included) is an error naming the file and field, and the exit status is 1; the others are still listed. "
         "--write-missing drafts a workload file for every dataset that has none.",
+        epilog=LIST_EPILOG,
     )
     _common(listing)
     listing.add_argument("--write-missing", action="store_true", help="draft workloads/<id>.yaml for datasets without one")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from atlas_assets.core.shell import Parser
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT
 
 __all__ = ["add_serve_arguments", "main", "register", "serve"]
@@ -41,6 +42,25 @@ examples:
 The first line on stdout is the base URL (http://HOST:PORT/v1), also with --port 0,
 which picks a free port. `atlas sim profiles` lists the presets; README.md ("The reference simulator engine")
 explains profiles, the failure modes and determinism.
+
+exit status: 0 stopped (Ctrl-C or SIGTERM: a server's normal end); 1 an unknown profile, an
+engines file with a problem, or the port cannot be bound; 2 usage.
+"""
+
+SIM_EPILOG = """\
+examples:
+  atlas sim profiles
+  atlas sim serve --profile sim-strong --port 0
+
+exit status: as each command's --help says (0 done, 1 a problem with what was given, 2 usage).
+"""
+
+PROFILES_EPILOG = """\
+examples:
+  atlas sim profiles
+  atlas sim profiles --engines engines.yaml --json
+
+exit status: 0 listed; 1 the engines file has a problem (named with its field); 2 usage.
 """
 
 
@@ -81,8 +101,8 @@ def serve(args: argparse.Namespace) -> int:
     try:
         profile = resolve_profile(args.profile, _engines_file(args))
     except ProfileError as exc:
-        print(f"atlas sim serve: {exc}", file=sys.stderr)
-        return 2
+        print(f"atlas sim serve: error: --profile: {exc}", file=sys.stderr)
+        return 1
     index = corpus_index(args.datasets.resolve())
     try:
         sock = bind(args.host, args.port)
@@ -114,8 +134,8 @@ def profiles(args: argparse.Namespace) -> int:
         try:
             found.update({name: p.model_dump(mode="json") for name, p in load_engine_profiles(engines).items()})
         except ProfileError as exc:
-            print(f"atlas sim profiles: {exc}", file=sys.stderr)
-            return 2
+            print(f"atlas sim profiles: error: --engines: {exc}", file=sys.stderr)
+            return 1
     if args.json:
         print(json.dumps(found, indent=2))
         return 0
@@ -130,18 +150,18 @@ def profiles(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add `sim serve` and `sim profiles` to an argparse subparsers object."""
-    sim = subparsers.add_parser("sim", help="the reference simulator engine (an OpenAI-compatible fake model)", description=SIM_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sim = subparsers.add_parser("sim", help="the reference simulator engine (an OpenAI-compatible fake model)", description=SIM_HELP, epilog=SIM_EPILOG)
     commands = sim.add_subparsers(dest="sim_command", required=True, metavar="COMMAND")
     serve_parser = commands.add_parser(
         "serve",
         help="serve a simulator profile over HTTP",
         description=SIM_HELP,
         epilog=SERVE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_serve_arguments(serve_parser)
     serve_parser.set_defaults(func=serve)
-    profiles_parser = commands.add_parser("profiles", help="list the preset profiles (and those of an engines file)", description="List simulator profiles: the presets, plus the `simulator:` blocks of an engines file.")
+    profiles_parser = commands.add_parser("profiles", help="list the preset profiles (and those of an engines file)", description="List simulator profiles: the presets, plus the `simulator:` blocks of an engines file.",
+                                          epilog=PROFILES_EPILOG)
     profiles_parser.add_argument("--engines", type=Path, default=None, metavar="FILE", help=f"also list this engines file's simulator profiles (default: ./{DEFAULT_ENGINES_FILE} when it exists)")
     profiles_parser.add_argument("--json", action="store_true", help="print every field of every profile as JSON")
     profiles_parser.set_defaults(func=profiles)
@@ -149,8 +169,8 @@ def register(subparsers: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m atlas_assets.simulator`: the options of `atlas sim serve`."""
-    parser = argparse.ArgumentParser(
-        prog="python -m atlas_assets.simulator", description=SIM_HELP, epilog=SERVE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = Parser(
+        prog="python -m atlas_assets.simulator", description=SIM_HELP, epilog=SERVE_EPILOG
     )
     add_serve_arguments(parser)
     return serve(parser.parse_args(argv))

@@ -37,6 +37,10 @@ command.
 """
 
 EPILOG = """\
+examples:
+  atlas translation validate translation/*.json
+  atlas translation run --dataset translation/example-en-fr-v1.json --engine sim-strong
+
 exit status: 0 success; 1 a corpus, card, engine or file problem (the message names the
 option or file and the field); 2 usage; 130 an interrupted run.
 """
@@ -149,7 +153,7 @@ one engine over one corpus; 2 usage.
 
 
 def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None, epilog: str) -> argparse.ArgumentParser:
-    return commands.add_parser(name, help=help, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    return commands.add_parser(name, help=help, description=description, epilog=epilog)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -167,7 +171,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     from atlas_assets.translation import flores
 
-    parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, epilog=EPILOG)
     commands = parser.add_subparsers(dest="translation_command", metavar="COMMAND", required=True)
 
     validate = _command(commands, "validate", "validate translation corpus files (exit 1 on any error)", VALIDATE_DESCRIPTION, VALIDATE_EPILOG)
@@ -210,7 +214,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "nothing is written); 2 usage (a malformed --difficulty-map or --column, an unknown format)",
     ])  # fmt: skip
     labelled = commands.add_parser("import", help="a JSON/CSV/TSV corpus with labelled difficulty tiers -> a corpus file",
-                                   description=importer.__doc__ + import_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   description=importer.__doc__ + import_epilog)
     labelled.add_argument("file", type=Path, metavar="FILE", help="the corpus-like file to read")
     labelled.add_argument("--format", choices=importer.FORMATS, help="default: from the extension (.json, .csv, .tsv/.tab)")
     labelled.add_argument("--difficulty-map", metavar="LABEL=TIER,...", help="e.g. easy=1,medium=3,hard=5 (labels compared ignoring case)")

@@ -53,8 +53,8 @@ def test_sim_serve_help_teaches(capsys):
 
 def test_sim_serve_rejects_an_unknown_profile(capsys):
     args = parser().parse_args(["sim", "serve", "--profile", "sim-genius", "--port", "0"])
-    assert args.func(args) == 2
-    assert "unknown simulator profile 'sim-genius'" in capsys.readouterr().err
+    assert args.func(args) == 1
+    assert "atlas sim serve: error: --profile: unknown simulator profile 'sim-genius'" in capsys.readouterr().err
 
 
 def test_sim_profiles_lists_the_presets(capsys, tmp_path):

@@ -1,0 +1,119 @@
+"""The shell every command line shares (`atlas`, `humaneval-ratings`, `autobench`): help
+that teaches, one exit-code table, and errors that reach the user as one line.
+
+    0    done
+    1    a problem with what was given: a file, an option, a dump, a corpus, an engine
+         that cannot be reached (the message names the option, file, line and field)
+    2    usage (a missing or malformed option); autobench: an incomplete generation, as
+         its spec fixes, so its usage errors are 64
+    70   an internal error (a bug: please report it with the ATLAS_DEBUG=1 traceback)
+    130  interrupted (Ctrl-C or SIGTERM); what was finished is kept
+    141  the reader of the output went away (`... | head`), silently
+
+`guarded(prog, body)` runs a command's body under that table: an AtlasError (core/errors.py)
+or an OSError is one `<prog>: error: ...` line, Ctrl-C one `<prog>: interrupted` line, and
+any other exception one `<prog>: internal error: ...` line; with ATLAS_DEBUG=1 in the
+environment the traceback is printed as well. `HelpFormatter` keeps descriptions and
+epilogs as written and marks required options "(required)".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from typing import Any, Callable
+
+from atlas_assets.core.errors import AtlasError
+
+__all__ = [
+    "DEBUG_VARIABLE",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PIPE",
+    "EXIT_STATUS_HELP",
+    "EXIT_USAGE",
+    "DefaultsHelpFormatter",
+    "HelpFormatter",
+    "Parser",
+    "guarded",
+]
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 70, 130, 141
+DEBUG_VARIABLE = "ATLAS_DEBUG"
+
+EXIT_STATUS_HELP = f"""\
+exit status (every command): 0 done; 1 a problem with what was given (the message names the
+option, file, line and field); 2 usage; 70 an internal error (a bug); 130 interrupted (what
+was finished is kept); 141 the output's reader went away. No traceback unless {DEBUG_VARIABLE}=1.
+"""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and epilogs as written (they hold examples and tables); a required
+    option's help ends with "(required)"."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text is not None and action.required and action.option_strings and "(required)" not in text:
+            text = f"{text} (required)"
+        return text
+
+
+class DefaultsHelpFormatter(HelpFormatter):
+    """HelpFormatter plus "(default: X)" for options whose default means something (not
+    None, not False, not already stated in the help)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        default = action.default
+        if text is None or default in (None, False, argparse.SUPPRESS) or "default" in text or not action.option_strings:
+            return text
+        return f"{text} (default: {default})"
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help is formatted by HelpFormatter unless told otherwise;
+    its subcommands' parsers are Parsers too (argparse makes them of the parent's type)."""
+
+    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs: Any) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
+def guarded(prog: str, body: Callable[[], int]) -> int:
+    """`body()`'s exit status, or the table's for what it raised (module docstring)."""
+    try:
+        return body()
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        try:  # the reader is gone: nothing more can be said to it, and Python must not try at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_PIPE
+    except AtlasError as exc:
+        if _debug():
+            traceback.print_exc()
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as exc:
+        if _debug():
+            traceback.print_exc()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{prog}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug, said in one line
+        if _debug():
+            traceback.print_exc()
+        print(f"{prog}: internal error: {type(exc).__name__}: {exc} (set {DEBUG_VARIABLE}=1 for the traceback; please report it)",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_INTERNAL
