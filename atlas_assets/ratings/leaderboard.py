@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from atlas_assets.core.cpus import usable_cpus
 from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.dump import read_dump
@@ -58,7 +58,7 @@ def round4(value: float) -> float:
 def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgress | None = None) -> dict[str, Any]:
     """The leaderboard as a JSON-ready dict of rounded values (spec section 6).
 
-    Categories are fitted side by side, one thread each up to the CPU count: each has its
+    Categories are fitted side by side, one thread each up to the CPUs this process may use (its affinity mask): each has its
     own random stream and its own single-threaded solves (BLAS is held at one thread for
     the whole section, so no fit's rounding depends on another's timing), and the results
     are placed in slug order, so the bytes do not depend on the number of threads."""
@@ -69,7 +69,7 @@ def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgr
     )
     if progress:
         progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
-    workers = max(1, min(len(voted), os.cpu_count() or 1))
+    workers = max(1, min(len(voted), usable_cpus()))
     with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
         categories = list(pool.map(lambda item: _category_section(dump, *item, params, progress), voted))
     if progress:
