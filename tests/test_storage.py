@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from atlas_assets.core.storage import ArtifactStore
+from atlas_assets.core.storage import ArtifactStore, StorageError
 
 
 def _sha(data: bytes) -> str:
@@ -124,12 +124,10 @@ def test_s3_put_get_exists_list_and_sha256(moto_s3, s3_client, prefix):
 
 
 def test_s3_missing_object_does_not_exist_and_get_raises(moto_s3, s3_client):
-    from botocore.exceptions import ClientError
-
     s3_client.create_bucket(Bucket="artifacts")
     store = ArtifactStore("s3://artifacts/p")
     assert not store.exists("nope.json")
-    with pytest.raises(ClientError):
+    with pytest.raises(StorageError, match=r"^reading s3://artifacts/p/nope.json: S3 at http://127.0.0.1:\d+ refused it \(NoSuchKey: "):
         store.get_bytes("nope.json")
 
 

@@ -24,7 +24,6 @@ most the requests that were in flight.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import orjson
 
 from atlas_assets.core.atomic import atomic_write_text
+from atlas_assets.core.cpus import usable_cpus
 from atlas_assets.core.facts import Fact
 from atlas_assets.core.progress import Counts, ProgressLog
 from atlas_assets.corpus import longctx, registry
@@ -225,7 +225,7 @@ async def _execute(
     """Send the pending rows (send.send_all); score and checkpoint each as it arrives."""
     loop = asyncio.get_running_loop()
     done: dict[str, CheckpointRecord] = {}
-    executor = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="atlas-score")
+    executor = ThreadPoolExecutor(max_workers=usable_cpus(), thread_name_prefix="atlas-score")
     try:
         with open(checkpoint, "ab", buffering=1 << 16) as sink:
 

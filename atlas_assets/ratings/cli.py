@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 import time
 from contextlib import contextmanager
@@ -15,8 +17,9 @@ from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
-from atlas_assets.ratings.fit import FitConvergenceError
-from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
+
+# numpy/scipy (fit, leaderboard) are imported inside main(): a Ctrl-C while they load is
+# then the same one-line exit 130 as a Ctrl-C later on.
 
 DESCRIPTION = """\
 Rate the models of an arena votes dump (battles.jsonl + votes.jsonl, dump format v1 or v2)
@@ -32,8 +35,13 @@ examples:
   humaneval-ratings compute --battles b.jsonl --votes v.jsonl --out lb.json --seed 7 --bootstrap-rounds 200
   humaneval-ratings verify --battles battles.jsonl --votes votes.jsonl --leaderboard leaderboard.json
 
+limits: --bootstrap-rounds at most {rounds}; a vote weighing more than {weight:g} is rejected
+(naming its line) before any fit; --out must be a regular file or not exist yet (a symbolic
+link, a device or a folder is refused, never replaced).
+
 exit status: 0 success; 1 the dump was rejected, an input is unreadable, or verify found a
-difference; 2 bad command-line usage. A rejected dump never writes or replaces --out.
+difference; 2 bad command-line usage; 130 interrupted (Ctrl-C). A rejected dump or an
+interrupted run never writes or replaces --out.
 """
 
 
@@ -47,18 +55,22 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def _positive(text: str) -> int:
+def _rounds(text: str) -> int:
+    from atlas_assets.ratings.leaderboard import MAX_BOOTSTRAP_ROUNDS
+
     value = _non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
+    if not 1 <= value <= MAX_BOOTSTRAP_ROUNDS:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_BOOTSTRAP_ROUNDS}, got {value}")
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from atlas_assets.ratings.leaderboard import MAX_BOOTSTRAP_ROUNDS, MAX_VOTE_WEIGHT, ComputeParams
+
     parser = argparse.ArgumentParser(
         prog="humaneval-ratings",
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=EPILOG.format(rounds=MAX_BOOTSTRAP_ROUNDS, weight=MAX_VOTE_WEIGHT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"{PACKAGE} {PACKAGE_VERSION}")
@@ -71,12 +83,15 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     _dump_arguments(compute)
-    compute.add_argument("--out", required=True, type=Path, metavar="FILE", help="where to write leaderboard.json")
+    compute.add_argument(
+        "--out", required=True, type=Path, metavar="FILE",
+        help="where to write leaderboard.json (a regular file or a new name; never a link, device or folder)",
+    )
     defaults = ComputeParams()
     compute.add_argument("--seed", type=_non_negative, default=defaults.seed, help="seed of the bootstrap's random streams")
     compute.add_argument(
-        "--bootstrap-rounds", type=_positive, default=defaults.bootstrap_rounds,
-        help="bootstrap replicates behind each confidence interval",
+        "--bootstrap-rounds", type=_rounds, default=defaults.bootstrap_rounds,
+        help=f"bootstrap replicates behind each confidence interval (1 to {MAX_BOOTSTRAP_ROUNDS})",
     )
     compute.add_argument(
         "--min-votes", type=_non_negative, default=defaults.min_votes,
@@ -94,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Recompute the leaderboard from the dump with the parameters recorded in the file's "
             "metadata; exit 0 only when the bytes are identical, otherwise name the first "
-            "differing field."
+            f"differing field. The file is not trusted: it must be a regular file of JSON nested "
+            f"at most 1024 deep, with bootstrap_rounds at most {MAX_BOOTSTRAP_ROUNDS}."
         ),
     )
     _dump_arguments(verify)
@@ -127,7 +143,26 @@ def _status_line(quiet: bool) -> Iterator[ProgressLog | None]:
         draw("")
 
 
+def _not_a_file(path: Path) -> str | None:
+    """Why `path` may not be written over (a link, device, FIFO, socket or folder), or None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return error.strerror
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link; give the path of the file itself (a link is never replaced)"
+    if stat.S_ISDIR(mode):
+        return "is a folder; give a file name, e.g. " + str(path / "leaderboard.json")
+    return "is a device, FIFO or socket, not a regular file"
+
+
 def _compute(args: argparse.Namespace) -> int:
+    from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
+
     params = ComputeParams(
         seed=args.seed,
         bootstrap_rounds=args.bootstrap_rounds,
@@ -150,9 +185,21 @@ def _compute(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    published = args.leaderboard.read_bytes()
+    import orjson
+
+    from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
+
+    # O_NONBLOCK: opening a FIFO with no writer returns at once (and is refused below).
+    with open(os.open(args.leaderboard, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            print(f"error: --leaderboard {args.leaderboard}: not a regular file", file=sys.stderr)
+            return 1
+        published = handle.read()
     try:
-        metadata = json.loads(published)["metadata"]
+        # orjson, not json: it stops at 1024 levels of nesting with an error instead of
+        # recursing into a RecursionError.
+        document = orjson.loads(published)
+        metadata = document["metadata"]
         params = ComputeParams(
             seed=metadata["seed"],
             bootstrap_rounds=metadata["bootstrap_rounds"],
@@ -167,7 +214,7 @@ def _verify(args: argparse.Namespace) -> int:
     if recomputed == published:
         print(f"OK: {args.leaderboard} reproduces byte for byte (sha256 {sha256_bytes(published)})")
         return 0
-    where = first_difference(json.loads(recomputed), json.loads(published))
+    where = first_difference(orjson.loads(recomputed), document)
     if where is None:
         offset = next(
             (i for i, (a, b) in enumerate(zip(recomputed, published)) if a != b),
@@ -181,7 +228,7 @@ def _verify(args: argparse.Namespace) -> int:
 def first_difference(expected: Any, found: Any, path: str = "") -> str | None:
     """The first field (in document order) where two JSON values differ, described for a person."""
     if type(expected) is not type(found):
-        return f"{path or '<root>'}: recomputed {json.dumps(expected)[:80]}, file has {json.dumps(found)[:80]}"
+        return f"{path or '<root>'}: recomputed {_brief(expected)}, file has {_brief(found)}"
     if isinstance(expected, dict):
         # metadata first: a digest or parameter mismatch explains every later difference
         for key in sorted(set(expected) | set(found), key=lambda k: (k != "metadata", k)):
@@ -203,12 +250,34 @@ def first_difference(expected: Any, found: Any, path: str = "") -> str | None:
             return f"{path}: recomputed {len(expected)} items, file has {len(found)}"
         return None
     if expected != found:
-        return f"{path}: recomputed {json.dumps(expected)}, file has {json.dumps(found)}"
+        return f"{path}: recomputed {_brief(expected)}, file has {_brief(found)}"
     return None
 
 
+def _brief(value: Any) -> str:
+    """A JSON value in at most 80 characters; a deeply nested one (from the untrusted file)
+    is described rather than serialised."""
+    try:
+        return json.dumps(value)[:80]
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deep to show"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("humaneval-ratings: interrupted, nothing was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from atlas_assets.ratings.fit import FitConvergenceError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "compute" and (problem := _not_a_file(args.out)):
+        parser.error(f"--out {args.out}: {problem}")
     try:
         return _compute(args) if args.command == "compute" else _verify(args)
     except DumpError as error:

@@ -8,21 +8,36 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 from threadpoolctl import threadpool_limits
 
+from atlas_assets.core.cpus import usable_cpus
 from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.dump import read_dump
-from atlas_assets.ratings.fit import FitResult, fit_category
+from atlas_assets.ratings.errors import DumpError
+from atlas_assets.ratings.fit import FitConvergenceError, FitResult, fit_category
 from atlas_assets.ratings.model import Dump
 from atlas_assets.ratings.progress import LeaderboardProgress
+
+MAX_BOOTSTRAP_ROUNDS = 100_000
+"""The most bootstrap rounds compute and verify run: time and memory grow linearly with
+rounds (a 5M-vote category takes about a second per 10 rounds), and past this the CI
+percentiles no longer move at the published four decimals in any realistic dump."""
+
+MAX_VOTE_WEIGHT = 1000.0
+"""The heaviest vote the engine fits. Full-quality votes weigh 1.0 (spec 4.2); the prior
+(fit.PRIOR_LAMBDA) is in vote-weight units, and once a category's data curvature is ~1e14
+times it the Newton systems are singular in double precision. Capping each vote at 1000
+keeps that out of reach for any dump up to 1e9 votes; a heavier vote is rejected before
+fitting, naming its line."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +56,8 @@ class ComputeParams:
                 raise ValueError(f"{name.replace('_', '-')} must be a whole number >= 0, got {value!r}")
         if self.bootstrap_rounds < 1:
             raise ValueError("bootstrap-rounds must be at least 1 (the CIs are bootstrap percentiles)")
+        if self.bootstrap_rounds > MAX_BOOTSTRAP_ROUNDS:
+            raise ValueError(f"bootstrap-rounds must be at most {MAX_BOOTSTRAP_ROUNDS}, got {self.bootstrap_rounds}")
 
 
 def category_rng(seed: int, slug: str) -> np.random.Generator:
@@ -58,7 +75,7 @@ def round4(value: float) -> float:
 def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgress | None = None) -> dict[str, Any]:
     """The leaderboard as a JSON-ready dict of rounded values (spec section 6).
 
-    Categories are fitted side by side, one thread each up to the CPU count: each has its
+    Categories are fitted side by side, one thread each up to the CPUs this process may use (its affinity mask): each has its
     own random stream and its own single-threaded solves (BLAS is held at one thread for
     the whole section, so no fit's rounding depends on another's timing), and the results
     are placed in slug order, so the bytes do not depend on the number of threads."""
@@ -69,9 +86,19 @@ def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgr
     )
     if progress:
         progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
-    workers = max(1, min(len(voted), os.cpu_count() or 1))
+    workers = max(1, min(len(voted), usable_cpus()))
+    stop = threading.Event()
     with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-        categories = list(pool.map(lambda item: _category_section(dump, *item, params, progress), voted))
+        futures = [pool.submit(_category_section, dump, slug, index, params, progress, stop) for slug, index in voted]
+        try:
+            categories = [future.result() for future in futures]
+        except BaseException:
+            # Ctrl-C (or a failed category): running fits stop at their next bootstrap
+            # round instead of holding the exit until they finish.
+            stop.set()
+            for future in futures:
+                future.cancel()
+            raise
     if progress:
         progress.finished()
     return {
@@ -95,7 +122,7 @@ def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgr
 
 
 def _category_section(
-    dump: Dump, slug: str, index: int, params: ComputeParams, progress: LeaderboardProgress | None
+    dump: Dump, slug: str, index: int, params: ComputeParams, progress: LeaderboardProgress | None, stop: threading.Event
 ) -> dict[str, Any]:
     rows = np.flatnonzero(dump.category == index)
     global_a, global_b = dump.model_a[rows], dump.model_b[rows]
@@ -111,19 +138,28 @@ def _category_section(
     if progress:
         progress.category(slug, int(members.size), category_votes, style_control)
 
-    fit = fit_category(
-        local_a,
-        local_b,
-        dump.wins_a[rows],
-        dump.wins_b[rows],
-        dump.features_a[rows],
-        dump.features_b[rows],
-        int(members.size),
-        bootstrap_rounds=params.bootstrap_rounds,
-        rng=category_rng(params.seed, slug),
-        style_control=style_control,
-        progress=(lambda done, total: progress.bootstrap(slug, done, total)) if progress else None,
-    )
+    def round_done(done: int, total: int) -> None:
+        if stop.is_set():
+            raise CancelledError()
+        if progress:
+            progress.bootstrap(slug, done, total)
+
+    try:
+        fit = fit_category(
+            local_a,
+            local_b,
+            dump.wins_a[rows],
+            dump.wins_b[rows],
+            dump.features_a[rows],
+            dump.features_b[rows],
+            int(members.size),
+            bootstrap_rounds=params.bootstrap_rounds,
+            rng=category_rng(params.seed, slug),
+            style_control=style_control,
+            progress=round_done,
+        )
+    except np.linalg.LinAlgError as error:  # a last line of defence; MAX_VOTE_WEIGHT keeps it out of reach
+        raise FitConvergenceError(f"category {slug}: the Newton system is numerically singular ({error})") from None
     entries = _entries([dump.models[g] for g in members], model_votes.astype(np.int64), fit, params)
     coefficients = (
         {name: round4(value) for name, value in zip(COVARIATES, fit.style_coefficients)}
@@ -227,4 +263,26 @@ def compute_leaderboard(
     dump = read_dump(
         battles, votes, progress=(lambda stage, done, total: report.read(names[stage], done, total)) if report else None
     )
+    _check_weights(dump, votes)
     return render(build_document(dump, params, report))
+
+
+def _check_weights(dump: Dump, votes: str | Path) -> None:
+    """Reject a vote heavier than MAX_VOTE_WEIGHT (DumpError naming its line) before any fit.
+
+    No vote outweighs its battle, so the per-battle sums settle it for every usual dump; only
+    when a battle's votes add up past the cap is votes.jsonl (already validated) scanned
+    for the line."""
+    totals = dump.wins_a + dump.wins_b
+    if not totals.size or float(totals.max()) <= MAX_VOTE_WEIGHT:
+        return
+    with open(votes, "rb") as handle:
+        handle.readline()  # the header
+        for line_number, line in enumerate(handle, start=2):
+            weight = orjson.loads(line)["weight"]
+            if weight > MAX_VOTE_WEIGHT:
+                raise DumpError(
+                    str(votes), line_number, "weight",
+                    f"{weight!r} is above {MAX_VOTE_WEIGHT:g}, the heaviest vote this engine fits "
+                    "(full-quality votes weigh 1.0; README, humaneval-ratings limits)",
+                )

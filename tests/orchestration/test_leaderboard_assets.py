@@ -34,8 +34,8 @@ from atlas_assets.orchestration.resources import (
     MediaBucketResource,
     VotesDumpResource,
 )
-from atlas_assets.ratings.source import dump_data_version
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
+from atlas_assets.ratings.source import dump_data_version
 from tests.conftest import recording_battle, small_dump_records, text_battle, vote, write_dump
 
 REPO = Path(__file__).resolve().parents[2]
@@ -545,3 +545,195 @@ def test_cli_asset_materialize_select_leaderboard(make_dump, tmp_path):
         assert event.asset_materialization.metadata["sha256"].value == _sha(written.read_bytes())
     finally:
         instance.dispose()
+
+
+# --------------------------------------------------------------------------- hard edges (#16)
+
+
+def _dump_with_weight(tmp_path, weight: float) -> Path:
+    battles, votes = small_dump_records()
+    votes[4]["weight"] = weight  # votes.jsonl line 6
+    return write_dump(tmp_path / "heavy", battles, votes, categories=["browser-use", "chat-coding", "chat-writing"])
+
+
+def test_an_extreme_weight_fails_the_check_naming_its_line(dagster_instance, tmp_path):
+    artifacts = tmp_path / "art"
+    result = _materialize(dagster_instance, _dump_with_weight(tmp_path, 1e50), artifacts)
+    assert not result.success
+    check = _check_evaluation(result)  # evaluated, not left planned
+    assert not check.passed and check.severity == dg.AssetCheckSeverity.ERROR
+    assert "votes.jsonl:6: field 'weight': 1e+50 is above 1000" in check.description
+    assert check.metadata["line"].value == 6 and check.metadata["field"].value == "weight"
+    assert not artifacts.exists()
+
+
+def test_a_fit_that_fails_is_a_failed_check_too(dagster_instance, tmp_path, monkeypatch):
+    """The last line of defence behind the weight cap: lifted, the 1e50 vote reaches the
+    solver, whose singular system is a one-line failed check rather than a LinAlgError."""
+    from atlas_assets.ratings import leaderboard as engine
+
+    monkeypatch.setattr(engine, "MAX_VOTE_WEIGHT", 1e300)
+    result = _materialize(dagster_instance, _dump_with_weight(tmp_path, 1e50), tmp_path / "art")
+    assert not result.success
+    check = _check_evaluation(result)
+    assert not check.passed
+    assert check.description.startswith("the votes dump could not be rated: category chat-writing: ")
+    assert "numerically singular" in check.description and "\n" not in check.description
+    assert not (tmp_path / "art").exists()
+
+
+def test_the_pair_stays_a_pair_when_the_local_json_write_fails(dagster_instance, make_dump, tmp_path):
+    artifacts = tmp_path / "art"
+    artifacts.mkdir()
+    (artifacts / "leaderboard.png").write_bytes(b"old png")
+    (artifacts / "leaderboard.json").mkdir()  # the JSON's rename over it must fail
+    (artifacts / "leaderboard.json" / "keep").write_bytes(b"x")
+    result = _materialize(dagster_instance, make_dump(), artifacts)
+    assert not result.success
+    check = _check_evaluation(result)
+    assert not check.passed and "could not be published" in check.description
+    assert (artifacts / "leaderboard.png").read_bytes() == b"old png"  # put back
+    assert sorted(p.name for p in artifacts.iterdir()) == ["leaderboard.json", "leaderboard.png"]
+
+
+class _FailingProxy:
+    """A loopback HTTP proxy in front of moto that answers 403 AccessDenied to a PUT whose
+    path ends with `fail_suffix` and forwards everything else unchanged."""
+
+    def __init__(self, upstream: str, fail_suffix: str):
+        import http.client
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlsplit
+
+        target = urlsplit(upstream)
+        proxy = self
+        self.refused: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _forward(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                if self.command == "PUT" and self.path.split("?")[0].endswith(fail_suffix):
+                    proxy.refused.append(self.path)
+                    error = b"<Error><Code>AccessDenied</Code><Message>refused by the test proxy</Message></Error>"
+                    self.send_response(403)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(error)))
+                    self.end_headers()
+                    self.wfile.write(error)
+                    return
+                connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+                headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
+                headers["Host"] = target.netloc
+                connection.request(self.command, self.path, body=body, headers=headers)
+                response = connection.getresponse()
+                data = response.read()
+                self.send_response(response.status)
+                for key, value in response.getheaders():
+                    if key.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(key, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+                connection.close()
+
+            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = _forward
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_the_pair_stays_a_pair_on_s3_when_the_json_put_fails(
+    dagster_instance, moto_s3, s3_client, make_dump, tmp_path, monkeypatch
+):
+    dump = make_dump()
+    s3_client.create_bucket(Bucket="art")
+    s3_client.put_object(Bucket="art", Key="board/leaderboard.json", Body=b"old json\n")
+    s3_client.put_object(Bucket="art", Key="board/leaderboard.png", Body=b"old png")
+    proxy = _FailingProxy(moto_s3, "/leaderboard.json")
+    try:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", proxy.url)
+        result = _materialize(dagster_instance, dump, "s3://art/board")
+    finally:
+        proxy.close()
+    assert proxy.refused, "the JSON put never reached the proxy"
+    assert not result.success
+    check = _check_evaluation(result)
+    assert not check.passed
+    assert check.description.startswith("the votes dump is valid but the leaderboard could not be published to s3://art/board: ")
+    assert f"writing s3://art/board/leaderboard.json: S3 at {proxy.url} refused it (AccessDenied: " in check.description
+    # Both or neither: the old pair, not a new png beside the old json.
+    assert s3_client.get_object(Bucket="art", Key="board/leaderboard.json")["Body"].read() == b"old json\n"
+    assert s3_client.get_object(Bucket="art", Key="board/leaderboard.png")["Body"].read() == b"old png"
+    # A failed upload is no verdict on the dump: the nightly schedule requests it again.
+    assert len(_tick(dagster_instance, dump).run_requests) == 1
+
+
+def test_a_new_pair_on_s3_is_removed_again_when_the_json_put_fails(
+    dagster_instance, moto_s3, s3_client, make_dump, monkeypatch
+):
+    s3_client.create_bucket(Bucket="art")
+    proxy = _FailingProxy(moto_s3, "/leaderboard.json")
+    try:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", proxy.url)
+        result = _materialize(dagster_instance, make_dump(), "s3://art")
+    finally:
+        proxy.close()
+    assert not result.success and not _check_evaluation(result).passed
+    assert s3_client.list_objects_v2(Bucket="art").get("KeyCount") == 0
+
+
+def test_s3_credential_and_endpoint_errors_are_one_line_failed_checks(
+    dagster_instance, moto_s3, s3_client, make_dump, tmp_path, monkeypatch
+):
+    dump = make_dump()
+    s3_client.create_bucket(Bucket="dumps")
+    for name in ("battles.jsonl", "votes.jsonl"):
+        s3_client.upload_file(str(dump / name), "dumps", f"d/{name}")
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+    def evaluate(source: str, artifacts: str):
+        result = _materialize(dagster_instance, source, artifacts, cache=tmp_path / "cache")
+        assert not result.success
+        check = _check_evaluation(result)  # evaluated, not left planned
+        assert not check.passed and "\n" not in check.description and "Traceback" not in check.description
+        return check.description
+
+    # No credentials at all: the dump cannot be read.
+    import boto3
+
+    with monkeypatch.context() as without:
+        without.delenv("AWS_ACCESS_KEY_ID")
+        without.delenv("AWS_SECRET_ACCESS_KEY")
+        without.setattr(boto3, "DEFAULT_SESSION", None)  # boto3 keeps the credentials it found first
+        message = evaluate("s3://dumps/d", str(tmp_path / "art"))
+    assert message.startswith("the votes dump at s3://dumps/d could not be read: reading s3://dumps/d/battles.jsonl: ")
+    assert f"S3 at {moto_s3}: Unable to locate credentials" in message
+
+    # An endpoint nobody listens on.
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    with monkeypatch.context() as elsewhere:
+        elsewhere.setenv("AWS_ENDPOINT_URL", dead)
+        message = evaluate("s3://dumps/d", str(tmp_path / "art"))
+    assert f"reading s3://dumps/d/battles.jsonl: S3 at {dead}: Could not connect to the endpoint URL" in message
+
+    # The dump reads fine but the artifact bucket does not exist.
+    message = evaluate("s3://dumps/d", "s3://no-such-bucket/atlas")
+    assert message.startswith("the votes dump is valid but the leaderboard could not be published to s3://no-such-bucket/atlas: ")
+    assert "NoSuchBucket" in message

@@ -157,3 +157,142 @@ def test_missing_input_file_is_a_clear_error(tmp_path):
     assert result.returncode == 1
     assert "nope.jsonl" in result.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+# --------------------------------------------------------------------------- hard edges (#16)
+
+
+@pytest.mark.parametrize("weight", ["1e50", "1e308", "1000.5"])
+def test_a_vote_above_the_weight_cap_is_rejected_before_fitting_naming_its_line(worked_example, tmp_path, weight):
+    """Spec-valid but beyond the engine's numeric range: one line naming file:line:field,
+    never a linear-algebra error, nothing written."""
+    battles, votes = worked_example
+    votes.write_text(VOTES.replace('"weight": 0.5', f'"weight": {weight}'))
+    out = tmp_path / "leaderboard.json"
+    result = compute(battles, votes, out)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert f"{votes}:3: field 'weight'" in result.stderr and "above 1000" in result.stderr
+    assert not out.exists()
+
+
+def test_weights_at_the_cap_and_tiny_weights_are_fitted(worked_example, tmp_path):
+    battles, votes = worked_example
+    text = VOTES.replace('"weight": 0.5', '"weight": 1000').replace('"weight": 1.0}\n{"vote_id": "11"', '"weight": 5e-324}\n{"vote_id": "11"')
+    assert "1000}" in text and "5e-324}" in text
+    votes.write_text(text)
+    result = compute(battles, votes, tmp_path / "leaderboard.json")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("kind", ["symlink", "device", "folder"])
+def test_out_that_is_a_link_a_device_or_a_folder_is_refused_naming_out(worked_example, tmp_path, kind):
+    battles, votes = worked_example
+    if kind == "symlink":
+        target = tmp_path / "real.json"
+        target.write_bytes(b"the link's target\n")
+        out = tmp_path / "link.json"
+        out.symlink_to(target)
+    elif kind == "device":
+        out = Path(os.devnull)
+    else:
+        out = tmp_path / "folder"
+        out.mkdir()
+    result = compute(battles, votes, out)
+    assert result.returncode == 2
+    assert f"--out {out}: is a" in result.stderr and "Traceback" not in result.stderr
+    if kind == "symlink":
+        assert out.is_symlink() and (tmp_path / "real.json").read_bytes() == b"the link's target\n"
+    elif kind == "device":
+        assert Path(os.devnull).is_char_device()
+    else:
+        assert list(out.iterdir()) == []
+
+
+def test_bootstrap_rounds_has_a_documented_cap(worked_example, tmp_path):
+    battles, votes = worked_example
+    help_text = run_cli("compute", "--help").stdout + run_cli("--help").stdout
+    assert "100000" in help_text
+    over = compute(battles, votes, tmp_path / "o.json", "--bootstrap-rounds", "100001")
+    assert over.returncode == 2 and "between 1 and 100000" in over.stderr
+
+
+def _verify(battles: Path, votes: Path, leaderboard: Path) -> subprocess.CompletedProcess[str]:
+    return run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(leaderboard))
+
+
+def test_verify_does_not_trust_the_file_it_checks(worked_example, tmp_path):
+    battles, votes = worked_example
+    good = tmp_path / "leaderboard.json"
+    assert compute(battles, votes, good).returncode == 0
+    text = good.read_text()
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    rounds = tmp_path / "rounds.json"
+    rounds.write_text(text.replace('"bootstrap_rounds": 100,', '"bootstrap_rounds": 10000000,', 1))
+    nested = tmp_path / "nested.json"
+    start = text.index('"input_digests": {')
+    nested.write_text(text[:start] + '"input_digests": ' + "[" * 1000 + "]" * 1000 + text[text.index("}", start) + 1 :])
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    expected = {
+        deep: "depth limit exceeded",
+        rounds: "bootstrap-rounds must be at most 100000, got 10000000",
+        nested: "metadata.input_digests: recomputed {",
+        fifo: "not a regular file",
+        Path("/dev/zero"): "not a regular file",
+    }
+    for path, message in expected.items():
+        result = _verify(battles, votes, path)
+        assert result.returncode == 1, (path, result.stderr)
+        assert message in result.stderr and "Traceback" not in result.stderr, (path, result.stderr)
+        assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(tmp_path):
+    """A real SIGINT to the process group (what a terminal's Ctrl-C sends) in the middle of
+    the bootstrap: exit 130 within seconds, one line, no traceback, no --out."""
+    import pty
+    import select
+    import signal
+    import time
+
+    from atlas_assets.ratings import sample
+
+    sample.generate_dump(tmp_path, n_votes=3000, n_models=14, seed=11)
+    out = tmp_path / "leaderboard.json"
+    leader, follower = pty.openpty()  # a terminal on stderr, so progress shows when the bootstrap starts
+    command = [sys.executable, "-m", "atlas_assets.ratings.cli", "compute", "--battles", str(tmp_path / "battles.jsonl"),
+               "--votes", str(tmp_path / "votes.jsonl"), "--out", str(out), "--bootstrap-rounds", "100000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=follower, start_new_session=True)
+    os.close(follower)
+
+    def read(until: bytes | None, timeout: float) -> bytes:
+        seen, deadline = b"", time.monotonic() + timeout
+        while (until is None or until not in seen) and time.monotonic() < deadline:
+            if select.select([leader], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(leader, 4096)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        return seen
+
+    try:
+        assert b"bootstrap rounds" in read(b"bootstrap rounds", 120)
+        os.killpg(process.pid, signal.SIGINT)
+        interrupted = time.monotonic()
+        assert process.wait(timeout=60) == 130
+        assert time.monotonic() - interrupted < 10
+        rest = read(None, 2).decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(leader)
+    lines = [line for line in rest.replace("\x1b[K", "").replace("\r", "\n").split("\n") if line.strip()]
+    assert lines == ["humaneval-ratings: interrupted, nothing was written"], rest
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.jsonl", "truth.json", "votes.jsonl"]

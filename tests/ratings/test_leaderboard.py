@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -90,7 +93,33 @@ def test_bytes_do_not_depend_on_how_many_categories_are_fitted_at_once(tmp_path,
     params = ComputeParams(bootstrap_rounds=20)
     outputs = {}
     for cpus in (1, 4):
-        monkeypatch.setattr(leaderboard.os, "cpu_count", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(leaderboard, "usable_cpus", lambda cpus=cpus: cpus)
         outputs[cpus] = leaderboard.compute_leaderboard(tmp_path / "battles.jsonl", tmp_path / "votes.jsonl", params)
     assert len(json.loads(outputs[1])["categories"]) >= 3
     assert outputs[1] == outputs[4]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+def test_fitting_threads_follow_the_cpu_affinity_mask_not_the_machine(tmp_path):
+    """Under a one-CPU affinity mask (as taskset or a cpuset gives) the categories are
+    fitted on one thread, however many CPUs the machine has."""
+    from atlas_assets.ratings import sample
+
+    sample.generate_dump(tmp_path, n_votes=600, n_models=6, seed=3)
+    script = (
+        "import os, sys, concurrent.futures as cf\n"
+        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+        "from atlas_assets.core.cpus import usable_cpus\n"
+        "from atlas_assets.ratings import leaderboard\n"
+        "sizes = []\n"
+        "class Spy(cf.ThreadPoolExecutor):\n"
+        "    def __init__(self, workers, *a, **k):\n"
+        "        sizes.append(workers); super().__init__(workers, *a, **k)\n"
+        "leaderboard.ThreadPoolExecutor = Spy\n"
+        "leaderboard.compute_leaderboard(sys.argv[1] + '/battles.jsonl', sys.argv[1] + '/votes.jsonl', leaderboard.ComputeParams(bootstrap_rounds=2))\n"
+        "print(usable_cpus(), os.cpu_count(), sizes)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    usable, machine, sizes = done.stdout.split(maxsplit=2)
+    assert usable == "1" and sizes.strip() == "[1]", done.stdout

@@ -22,6 +22,7 @@ from typing import Any, Iterator
 import dagster as dg
 from pydantic import Field
 
+from atlas_assets.core.storage import StorageError
 from atlas_assets.orchestration import shell
 from atlas_assets.orchestration.resources import (
     ENV_ARTIFACTS,
@@ -32,7 +33,8 @@ from atlas_assets.orchestration.resources import (
 from atlas_assets.orchestration.versions import code_version, source_files
 from atlas_assets.ratings import PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
-from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
+from atlas_assets.ratings.fit import FitConvergenceError
+from atlas_assets.ratings.leaderboard import MAX_BOOTSTRAP_ROUNDS, ComputeParams, compute_leaderboard
 from atlas_assets.ratings.plot import render_leaderboard_png
 from atlas_assets.ratings.report import TOP_N, categories_table, top_table
 from atlas_assets.ratings.source import DumpFiles, dump_data_version, read_header
@@ -113,7 +115,10 @@ class LeaderboardConfig(dg.Config):
 
     seed: int = Field(default=_DEFAULTS.seed, ge=0, description="--seed: seeds each category's random stream.")
     bootstrap_rounds: int = Field(
-        default=_DEFAULTS.bootstrap_rounds, ge=1, description="--bootstrap-rounds: replicates behind each 95% CI."
+        default=_DEFAULTS.bootstrap_rounds,
+        ge=1,
+        le=MAX_BOOTSTRAP_ROUNDS,
+        description=f"--bootstrap-rounds: replicates behind each 95% CI (at most {MAX_BOOTSTRAP_ROUNDS}).",
     )
     min_votes: int = Field(
         default=_DEFAULTS.min_votes, ge=0, description="--min-votes: fewer votes in a category => provisional, rank null."
@@ -143,18 +148,23 @@ def _dump_facts(source: str, battles_sha256: str, votes_sha256: str) -> dict[str
 
 
 def _rejected(
-    context: dg.AssetExecutionContext, message: str, metadata: dict[str, Any]
+    context: dg.AssetExecutionContext, message: str, metadata: dict[str, Any], reason: str = "votes dump rejected"
 ) -> Iterator[dg.AssetCheckResult]:
-    context.log.error(f"votes dump rejected, leaderboard.json left untouched: {message}")
+    """Evaluate the blocking check as failed (it must never stay "planned") and fail the run.
+
+    `reason` says which step failed: the dump itself (the description is then just the
+    file:line: field message), rating it, or publishing the result."""
+    context.log.error(f"{reason}, leaderboard.json left untouched: {message}")
+    description = message if reason == "votes dump rejected" else f"{reason}: {message}"
     yield dg.AssetCheckResult(
         check_name=DUMP_CHECK,
         passed=False,
         severity=dg.AssetCheckSeverity.ERROR,
-        description=message,
-        metadata={"error": dg.MetadataValue.text(message), **metadata},
+        description=description,
+        metadata={"error": dg.MetadataValue.text(message), "reason": reason, **metadata},
     )
     raise dg.Failure(
-        description=f"votes dump rejected; leaderboard.json was not written: {message}",
+        description=f"{reason}; leaderboard.json was not written: {message}",
         metadata={"error": dg.MetadataValue.text(message)},
         allow_retries=False,
     )
@@ -188,8 +198,9 @@ The bytes are a pure function of the dump's bytes and the four parameters, so an
 recompute and compare sha256 digests (`humaneval-ratings verify`).
 
 **Where.** In the artifact store (`{ENV_ARTIFACTS}`, default `artifacts/`): `{LEADERBOARD_JSON}`
-and `{LEADERBOARD_PNG}`. Both are written atomically, and only after the whole computation
-succeeded.
+and `{LEADERBOARD_PNG}`. Both are written atomically, only after the whole computation
+succeeded, and as a pair: the PNG first, the JSON last, and if either write fails the
+previous pair is put back (a new picture never sits beside an old JSON).
 
 **Versions.** Data version = sha256 of leaderboard.json; code version = the engine's source
 hash. Metadata carries the input digests, per-category top-{TOP_N} tables and vote counts, and
@@ -198,7 +209,9 @@ the ratings plot with CIs.
 **Config** (run config, defaults are the CLI's): seed, bootstrap_rounds, min_votes, style_min_votes.
 
 **Guard.** The blocking `{DUMP_CHECK}` check: an invalid dump fails the run with the reason
-(file:line: field) and leaves any existing leaderboard.json byte-for-byte untouched.""",
+(file:line: field) and leaves any existing leaderboard.json byte-for-byte untouched. A dump
+that cannot be read (S3 credentials, endpoint), rated, or published also fails the check,
+with a one-line description of which step failed.""",
 )
 def leaderboard(
     context: dg.AssetExecutionContext,
@@ -211,6 +224,10 @@ def leaderboard(
         dump = votes_dump_source.fetch()
     except FileNotFoundError as error:
         yield from _rejected(context, str(error), {"source": votes_dump_source.resolved_source()})
+        return
+    except StorageError as error:
+        source = votes_dump_source.resolved_source()
+        yield from _rejected(context, str(error), {"source": source}, reason=f"the votes dump at {source} could not be read")
         return
     context.log.info(f"rating votes dump {dump.source} with {params}")
     try:
@@ -226,6 +243,10 @@ def leaderboard(
             details["field"] = error.field
         yield from _rejected(context, message, {**dump_facts, **details})
         return
+    except FitConvergenceError as error:
+        dump_facts = _dump_facts(dump.source, dump.battles_sha256, dump.votes_sha256)
+        yield from _rejected(context, str(error), dump_facts, reason="the votes dump could not be rated")
+        return
 
     document = json.loads(data)
     # The engine hashed the files while parsing them: the digests of exactly what was rated.
@@ -233,8 +254,17 @@ def leaderboard(
     dump_facts = _dump_facts(dump.source, digests["battles_sha256"], digests["votes_sha256"])
     png = render_leaderboard_png(document)
     store = artifact_store.store()
-    stored_png = store.put_bytes(LEADERBOARD_PNG, png, content_type="image/png")
-    stored = store.put_bytes(LEADERBOARD_JSON, data, content_type="application/json")
+    try:
+        # A pair: the JSON last, and on any failure the previous pair is put back.
+        stored_png, stored = store.put_set(
+            [(LEADERBOARD_PNG, png, "image/png"), (LEADERBOARD_JSON, data, "application/json")]
+        )
+    except OSError as error:  # StorageError (S3) is one
+        reason = f"the votes dump is valid but the leaderboard could not be published to {store.root}"
+        # No dump_data_version in this evaluation: the nightly schedule skips a dump version
+        # it has seen rejected, and a failed upload says nothing against the dump.
+        yield from _rejected(context, str(error), {"source": dump.source, "artifact_store": store.root}, reason=reason)
+        return
     context.log.info(f"leaderboard.json written to {stored.uri}")
 
     categories = document["categories"]
