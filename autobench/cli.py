@@ -15,10 +15,14 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from atlas_assets.core.shell import DEBUG_VARIABLE, Parser, guarded
+
 EXIT_OK, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_USAGE = 0, 1, 2, 64
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Parser):
+    """Usage errors exit 64: the spec gives 2 to an incomplete generation."""
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
@@ -69,7 +73,7 @@ def _generate(args: argparse.Namespace) -> int:
         with TtyProgress(f"generating {args.id}") as progress, listening(progress):
             result = generate_dataset_sync(generator, request, generator_id=args.generator, dataset_id=args.id, version=args.version)
     except Exception as exc:  # noqa: BLE001 - an exception is a failed generation: nothing is written
-        if os.environ.get("AUTOBENCH_TRACEBACK"):
+        if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             traceback.print_exc()
         print(f"autobench: error: generation failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -165,12 +169,22 @@ def _schemas(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-EXIT_CODES = """exit codes:
+EXIT_CODES = """exit codes (the README's one table; autobench differs only where its spec fixes 2):
   0   success
   1   failed operation: unreadable or invalid input (named with its file and line), generator
       exception or not importable, refused overwrite, refused dataset, failed check
   2   incomplete generation: only <stem>.incomplete.yaml was written
-  64  command-line usage error (so 2 means only "incomplete")"""
+  64  command-line usage error (so 2 means only "incomplete")
+  70  an internal error (a bug; ATLAS_DEBUG=1 for the traceback)
+  130 interrupted (Ctrl-C): nothing is published"""
+
+DATASET_EPILOG = f"""examples:
+  autobench dataset generate autobench.examples.routing:generate_cases \\
+      --request generation-request.yaml --output datasets/generated-routing.yaml --id generated-routing --version v1
+  autobench dataset freeze datasets/curated-routing.yaml
+  autobench dataset export datasets/generated-routing.yaml --format pydantic-evals --output routing.evals.yaml
+
+{EXIT_CODES}"""
 
 MAIN_EPILOG = f"""examples:
   autobench dataset generate autobench.examples.routing:generate_cases \\
@@ -181,7 +195,7 @@ MAIN_EPILOG = f"""examples:
 
 Every YAML input is read safely: regular UTF-8 files of at most 256 MiB
 ($AUTOBENCH_MAX_YAML_BYTES), no duplicate keys, bounded aliases and nesting.
-AUTOBENCH_TRACEBACK=1 prints the traceback of a failed generation.
+ATLAS_DEBUG=1 prints the traceback of a failed generation (and of any error).
 
 {EXIT_CODES}"""
 
@@ -250,19 +264,18 @@ examples:
 
 {EXIT_CODES}"""
 
-_RAW = argparse.RawDescriptionHelpFormatter
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG, formatter_class=_RAW)
+    parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
 
     dataset = commands.add_parser("dataset", help="datasets: generate, freeze, export (see: autobench dataset COMMAND --help)",
-                                  description="Datasets: generate one, freeze (stamp) a curated one.", epilog=EXIT_CODES, formatter_class=_RAW)
+                                  description="Datasets: generate one, freeze (stamp) a curated one.", epilog=DATASET_EPILOG)
     dataset_commands = dataset.add_subparsers(dest="dataset_command", metavar="COMMAND", required=True, parser_class=_Parser)
     gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset",
                                       description="Run a case generator and publish a reviewed dataset.",
-                                      epilog=GENERATE_EPILOG, formatter_class=_RAW)
+                                      epilog=GENERATE_EPILOG)
     gen.add_argument("generator", metavar="MODULE:FUNCTION", help="a sync or async generator callable")
     gen.add_argument("--request", required=True, type=Path, help="generation request YAML")
     gen.add_argument("--output", required=True, type=Path, help="dataset YAML to write (manifest: <stem>.generation.yaml)")
@@ -273,14 +286,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     frz = dataset_commands.add_parser("freeze", help="stamp the sha256 of a curated or imported dataset",
                                       description="Stamp the content sha256 of a curated or imported dataset.",
-                                      epilog=FREEZE_EPILOG, formatter_class=_RAW)
+                                      epilog=FREEZE_EPILOG)
     frz.add_argument("file", metavar="DATASET.yaml", type=Path, help="the dataset YAML")
     frz.add_argument("--output", type=Path, help="write here instead of replacing DATASET.yaml")
     frz.set_defaults(func=_freeze)
 
     exp = dataset_commands.add_parser("export", help="write a dataset as a Pydantic Evals dataset file",
                                       description="Write a dataset as a Pydantic Evals dataset file.",
-                                      epilog=EXPORT_EPILOG, formatter_class=_RAW)
+                                      epilog=EXPORT_EPILOG)
     exp.add_argument("file", metavar="DATASET.yaml", type=Path, help="an Autobench dataset YAML (its sha256 is verified)")
     exp.add_argument("--format", required=True, choices=["pydantic-evals"], help="the file format to write")
     exp.add_argument("--output", required=True, type=Path, help="the file to write (.json: JSON, else YAML)")
@@ -288,14 +301,14 @@ def build_parser() -> argparse.ArgumentParser:
     exp.set_defaults(func=_export)
 
     run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)",
-                              description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG, formatter_class=_RAW)
+                              description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG)
     run.add_argument("benchmark_file", metavar="BENCHMARK.yaml", type=Path)
     run.add_argument("--benchmark", action="append", help="only this benchmark (repeatable)")
     run.add_argument("--results", type=Path, help="results folder (default: <benchmark folder>/.autobench/results)")
     run.set_defaults(func=_run)
 
     sch = commands.add_parser("schemas", help="write or --check the JSON Schemas",
-                              description="Write, or --check, the JSON Schemas.", epilog=SCHEMAS_EPILOG, formatter_class=_RAW)
+                              description="Write, or --check, the JSON Schemas.", epilog=SCHEMAS_EPILOG)
     sch.add_argument("--check", action="store_true", help="compare instead of writing (exit 1 when out of date)")
     sch.add_argument("--dir", type=Path, metavar="DIR", help="act on DIR/schemas/0.3.0/ (default: the installed package's copy)")
     sch.set_defaults(func=_schemas)
@@ -304,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    return guarded("autobench", lambda: int(args.func(args) or 0))
 
 
 if __name__ == "__main__":

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import traceback
+from pathlib import Path
 from typing import Any, Callable
 
 from atlas_assets.core.errors import AtlasError
@@ -39,7 +41,10 @@ __all__ = [
     "DefaultsHelpFormatter",
     "HelpFormatter",
     "Parser",
+    "OptionError",
     "guarded",
+    "input_file",
+    "output_file",
 ]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 70, 130, 141
@@ -50,6 +55,42 @@ exit status (every command): 0 done; 1 a problem with what was given (the messag
 option, file, line and field); 2 usage; 70 an internal error (a bug); 130 interrupted (what
 was finished is kept); 141 the output's reader went away. No traceback unless {DEBUG_VARIABLE}=1.
 """
+
+
+class OptionError(AtlasError):
+    """A file or folder an option names cannot be used; the message starts with the option."""
+
+
+def input_file(option: str, path: Path) -> Path:
+    """`path` when it is a readable regular file; OptionError naming `option` otherwise
+    (missing, a folder, a FIFO or device: those would block or never end)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise OptionError(f"{option}: no such file: {path}") from None
+    except OSError as exc:
+        raise OptionError(f"{option}: {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise OptionError(f"{option}: {path} is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise OptionError(f"{option}: {path} is a device, FIFO or socket, not a regular file")
+    return path
+
+
+def output_file(option: str, path: Path) -> Path:
+    """`path` when a regular file can be written there (atomically: a new file replaces it);
+    OptionError naming `option` for a folder, a symbolic link, a device, or a file standing
+    where a folder above it must be."""
+    if path.is_symlink():
+        raise OptionError(f"{option}: {path} is a symbolic link; give the path of the file itself (a link is never replaced)")
+    if path.is_dir():
+        raise OptionError(f"{option}: {path} is a folder, not a file")
+    if path.exists() and not path.is_file():
+        raise OptionError(f"{option}: {path} is a device, FIFO or socket, not a regular file")
+    blocking = next((p for p in path.parents if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise OptionError(f"{option}: {blocking} is a file, so {path} cannot be created")
+    return path
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -87,12 +128,13 @@ def _debug() -> bool:
     return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
 
 
-def guarded(prog: str, body: Callable[[], int]) -> int:
-    """`body()`'s exit status, or the table's for what it raised (module docstring)."""
+def guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
+    """`body()`'s exit status, or the table's for what it raised (module docstring);
+    `interrupted`: what to say after Ctrl-C (e.g. that nothing was written)."""
     try:
         return body()
     except KeyboardInterrupt:
-        print(f"\n{prog}: interrupted", file=sys.stderr)
+        print(f"\n{prog}: {interrupted}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         try:  # the reader is gone: nothing more can be said to it, and Python must not try at exit

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from atlas_assets.core.atomic import atomic_write_bytes
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.progress import ProgressLog
+from atlas_assets.core.shell import DefaultsHelpFormatter, Parser, guarded, input_file, output_file
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
 
@@ -45,6 +47,25 @@ interrupted run never writes or replaces --out.
 """
 
 
+COMPUTE_EPILOG = """\
+examples:
+  humaneval-ratings compute --battles battles.jsonl --votes votes.jsonl --out leaderboard.json
+  humaneval-ratings compute --battles b.jsonl --votes v.jsonl --out lb.json --bootstrap-rounds 1000 --quiet
+
+exit status: 0 written; 1 the dump was rejected (file:line: field), an input is unreadable,
+or --out cannot be written (a link, device or folder is refused); 2 usage; 130 interrupted
+(nothing written).
+"""
+
+VERIFY_EPILOG = """\
+example:
+  humaneval-ratings verify --battles battles.jsonl --votes votes.jsonl --leaderboard leaderboard.json
+
+exit status: 0 the file reproduces byte for byte; 1 a difference (the first differing field
+is named), a rejected dump or an unreadable input; 2 usage; 130 interrupted.
+"""
+
+
 def _non_negative(text: str) -> int:
     try:
         value = int(text)
@@ -67,11 +88,10 @@ def _rounds(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from atlas_assets.ratings.leaderboard import MAX_BOOTSTRAP_ROUNDS, MAX_VOTE_WEIGHT, ComputeParams
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="humaneval-ratings",
         description=DESCRIPTION,
         epilog=EPILOG.format(rounds=MAX_BOOTSTRAP_ROUNDS, weight=MAX_VOTE_WEIGHT),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"{PACKAGE} {PACKAGE_VERSION}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -80,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
         "compute",
         help="rate a dump and write leaderboard.json",
         description="Validate the dump, fit every category and write leaderboard.json atomically.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog=COMPUTE_EPILOG,
+        formatter_class=DefaultsHelpFormatter,
     )
     _dump_arguments(compute)
     compute.add_argument(
@@ -112,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
             f"differing field. The file is not trusted: it must be a regular file of JSON nested "
             f"at most 1024 deep, with bootstrap_rounds at most {MAX_BOOTSTRAP_ROUNDS}."
         ),
+        epilog=VERIFY_EPILOG,
     )
     _dump_arguments(verify)
     verify.add_argument("--leaderboard", required=True, type=Path, metavar="FILE", help="the leaderboard.json to check")
@@ -141,23 +163,6 @@ def _status_line(quiet: bool) -> Iterator[ProgressLog | None]:
         yield ProgressLog(draw, every_seconds=0.1)
     finally:
         draw("")
-
-
-def _not_a_file(path: Path) -> str | None:
-    """Why `path` may not be written over (a link, device, FIFO, socket or folder), or None."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        return error.strerror
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISLNK(mode):
-        return "is a symbolic link; give the path of the file itself (a link is never replaced)"
-    if stat.S_ISDIR(mode):
-        return "is a folder; give a file name, e.g. " + str(path / "leaderboard.json")
-    return "is a device, FIFO or socket, not a regular file"
 
 
 def _compute(args: argparse.Namespace) -> int:
@@ -264,29 +269,29 @@ def _brief(value: Any) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("humaneval-ratings: interrupted, nothing was written", file=sys.stderr)
-        return 130
+    return guarded("humaneval-ratings", lambda: _main(argv), interrupted="interrupted, nothing was written")
 
 
 def _main(argv: Sequence[str] | None) -> int:
     from atlas_assets.ratings.fit import FitConvergenceError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "compute" and (problem := _not_a_file(args.out)):
-        parser.error(f"--out {args.out}: {problem}")
+    args = build_parser().parse_args(argv)
+    input_file("--battles", args.battles)
+    input_file("--votes", args.votes)
+    if args.command == "compute":
+        output_file("--out", args.out)
+    else:
+        input_file("--leaderboard", args.leaderboard)
     try:
         return _compute(args) if args.command == "compute" else _verify(args)
     except DumpError as error:
-        print(f"error: dump rejected: {error}", file=sys.stderr)
+        raise DumpRejected(f"dump rejected: {error}") from None
     except FitConvergenceError as error:
-        print(f"error: a fit did not converge, nothing was written: {error}", file=sys.stderr)
-    except (OSError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-    return 1
+        raise DumpRejected(f"a fit did not converge, nothing was written: {error}") from None
+
+
+class DumpRejected(AtlasError):
+    """What `humaneval-ratings` says about a dump it cannot rate (one line, exit 1)."""
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from atlas_assets.core.errors import AtlasError
 
-class DumpError(ValueError):
+
+class DumpError(AtlasError, ValueError):
     """A dump that violates the spec. Names the file, the 1-based line and the field."""
 
     def __init__(self, path: str, line: int | None, field: str | None, message: str):

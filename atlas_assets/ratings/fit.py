@@ -33,6 +33,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from threadpoolctl import threadpool_limits
 
+from atlas_assets.core.errors import AtlasError
 from atlas_assets.ratings import COVARIATES, ELO_PER_LOGIT
 
 __all__ = [
@@ -92,7 +93,7 @@ _HALVINGS = 60
 Progress = Callable[[int, int], None]
 
 
-class FitConvergenceError(RuntimeError):
+class FitConvergenceError(AtlasError, RuntimeError):
     """A Newton solve did not reach STEP_TOL within its iteration budget."""
 
 

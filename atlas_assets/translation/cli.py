@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from atlas_assets.core.shell import input_file, output_file
 from atlas_assets.evals.cli import _positive
 from atlas_assets.evals.config import ConfigError
 
@@ -256,34 +257,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------- what the user named
 
 
-def _input_file(option: str, path: Path) -> Path:
-    """`path` when it is a file; ConfigError naming `option` when it is missing or a folder."""
-    if path.is_dir():
-        raise ConfigError(f"{option}: {path} is a folder, not a file")
-    if not path.exists():
-        raise ConfigError(f"{option}: no such file: {path}")
-    return path
-
-
-def _under_a_file(option: str, path: Path) -> None:
-    """ConfigError naming `option` when a file stands where a folder above `path` must be."""
-    blocking = next((p for p in path.parents if p.exists()), None)
-    if blocking is not None and not blocking.is_dir():
-        raise ConfigError(f"{option}: {blocking} is a file, so {path} cannot be created")
-
-
-def _output_file(option: str, path: Path) -> Path:
-    if path.is_dir():
-        raise ConfigError(f"{option}: {path} is a folder, not a file")
-    _under_a_file(option, path)
-    return path
-
-
 def _run_folder(option: str, path: Path) -> Path:
     """`path`, created, when it is (or can be) a writable folder; ConfigError naming `option` otherwise."""
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{option}: {path} is a file, not a run folder")
-    _under_a_file(option, path)
+    blocking = next((p for p in path.parents if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise ConfigError(f"{option}: {blocking} is a file, so {path} cannot be created")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -301,7 +281,7 @@ def _card_file(option: str, path: Path) -> Path:
         if not (path / CARD).is_file():
             raise ConfigError(f"{option}: {path} has no {CARD} (not a translation run folder)")
         return path / CARD
-    return _input_file(option, path)
+    return input_file(option, path)
 
 
 def _is_set(path: Path) -> bool:
@@ -335,7 +315,7 @@ def _engine(value: str, engines_file: Path | None, model: str | None) -> Any:
             known = ", ".join(sorted(load_engines_report(path).entries)) or "none"
             raise ConfigError(f"--engine: {exc}; or an engine name from {path}: {known}") from None
         return resolve_engine(value, None, model)
-    engines = load_engines(_input_file("--engines", path))
+    engines = load_engines(input_file("--engines", path))
     try:
         return resolve_engine(value, engines, model)
     except ConfigError as exc:
@@ -396,7 +376,7 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
     from atlas_assets.translation.languages import label
     from atlas_assets.translation.schema import CorpusError
 
-    out = _output_file("--out", args.out)
+    out = output_file("--out", args.out)
     if not args.dir and not (args.source_file and args.target_file):
         print("atlas translation import-flores: give --dir, or --source-file and --target-file", file=sys.stderr)
         return 2
@@ -417,7 +397,7 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
             if args.dir:
                 src, tgt = flores.find_flores_file(args.dir, args.split, args.source), flores.find_flores_file(args.dir, args.split, codes[0])
             else:
-                src, tgt = _input_file("--source-file", args.source_file), _input_file("--target-file", args.target_file)
+                src, tgt = input_file("--source-file", args.source_file), input_file("--target-file", args.target_file)
             doc = flores.import_flores(src, tgt, source_code=args.source, target_code=codes[0], target_language=args.target_language, **options)
     except (flores.FloresError, CorpusError) as exc:
         raise ConfigError(str(exc)) from None
@@ -448,7 +428,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from atlas_assets.translation.schema import CorpusError, load_corpus
 
     try:
-        loaded = load_corpus(_input_file("--dataset", args.dataset))
+        loaded = load_corpus(input_file("--dataset", args.dataset))
     except CorpusError as exc:
         raise ConfigError(f"--dataset: {exc}") from None
     engine = _engine(args.engine, args.engines, args.model)
@@ -574,7 +554,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     targets = None
     if args.dataset is not None:
         try:
-            loaded = load_corpus(_input_file("--dataset", args.dataset))
+            loaded = load_corpus(input_file("--dataset", args.dataset))
         except CorpusError as exc:
             raise ConfigError(f"--dataset: {exc}") from None
         foreign = sorted({c.dataset.target_language for c in cards if c.dataset.sha256 != loaded.sha256})

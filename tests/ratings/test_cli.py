@@ -155,8 +155,14 @@ def test_help_teaches_and_bad_usage_exits_2(tmp_path):
 def test_missing_input_file_is_a_clear_error(tmp_path):
     result = compute(tmp_path / "nope.jsonl", tmp_path / "nope2.jsonl", tmp_path / "out.json")
     assert result.returncode == 1
-    assert "nope.jsonl" in result.stderr
+    assert result.stderr == f"humaneval-ratings: error: --battles: no such file: {tmp_path / 'nope.jsonl'}\n"
     assert not (tmp_path / "out.json").exists()
+    fifo = tmp_path / "votes.fifo"
+    os.mkfifo(fifo)  # no writer: reading it would block for ever
+    battles = tmp_path / "battles.jsonl"
+    battles.write_text("")
+    result = compute(battles, fifo, tmp_path / "out.json")
+    assert result.returncode == 1 and "--votes: " in result.stderr and "FIFO" in result.stderr
 
 
 # --------------------------------------------------------------------------- hard edges (#16)
@@ -199,8 +205,8 @@ def test_out_that_is_a_link_a_device_or_a_folder_is_refused_naming_out(worked_ex
         out = tmp_path / "folder"
         out.mkdir()
     result = compute(battles, votes, out)
-    assert result.returncode == 2
-    assert f"--out {out}: is a" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 1
+    assert f"humaneval-ratings: error: --out: {out} is a" in result.stderr and "Traceback" not in result.stderr
     if kind == "symlink":
         assert out.is_symlink() and (tmp_path / "real.json").read_bytes() == b"the link's target\n"
     elif kind == "device":
