@@ -46,9 +46,9 @@ def load_callable(spec: str, search: Sequence[Path] = ()) -> Callable[..., Any]:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    from atlas_assets.core.progress import ProgressDisplay
     from autobench import files
     from autobench.generation import PublicationError, generate_dataset_sync, output_paths, write_generation_result
-    from autobench.progress import TtyProgress, listening
 
     paths = output_paths(args.output)
     try:
@@ -70,8 +70,9 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"autobench: error: cannot load generator {args.generator}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        with TtyProgress(f"generating {args.id}") as progress, listening(progress):
-            result = generate_dataset_sync(generator, request, generator_id=args.generator, dataset_id=args.id, version=args.version)
+        with ProgressDisplay(quiet=args.quiet) as display:
+            result = generate_dataset_sync(generator, request, generator_id=args.generator, dataset_id=args.id, version=args.version,
+                                           progress=display.log())  # fmt: skip
     except Exception as exc:  # noqa: BLE001 - an exception is a failed generation: nothing is written
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             traceback.print_exc()
@@ -134,14 +135,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from atlas_assets.core.progress import ProgressLog
+    from atlas_assets.core.progress import ProgressDisplay
     from autobench import benchmark, files
 
-    progress = ProgressLog(lambda line: print(line, file=sys.stderr, flush=True))
     try:
-        outcomes = benchmark.run_benchmark_file(
-            args.benchmark_file, only=args.benchmark, results_dir=args.results, out=sys.stdout, progress=progress
-        )
+        with ProgressDisplay(quiet=args.quiet) as display:
+            outcomes = benchmark.run_benchmark_file(
+                args.benchmark_file, only=args.benchmark, results_dir=args.results, out=sys.stdout, progress=display.log()
+            )
     except (files.DocumentError, files.DatasetIntegrityError, benchmark.BenchmarkError, FileNotFoundError) as exc:
         print(f"autobench: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -169,7 +170,7 @@ def _schemas(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-EXIT_CODES = """exit codes (the README's one table; autobench differs only where its spec fixes 2):
+EXIT_CODES = """exit codes:
   0   success
   1   failed operation: unreadable or invalid input (named with its file and line), generator
       exception or not importable, refused overwrite, refused dataset, failed check
@@ -282,6 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--id", required=True, help="dataset id")
     gen.add_argument("--version", required=True, help="dataset version")
     gen.add_argument("--force", action="store_true", help="replace an existing dataset and its manifest (both)")
+    gen.add_argument("--quiet", action="store_true", help="no progress (a status line on a terminal, else a line every 10 s on stderr)")
     gen.set_defaults(func=_generate)
 
     frz = dataset_commands.add_parser("freeze", help="stamp the sha256 of a curated or imported dataset",
@@ -305,6 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("benchmark_file", metavar="BENCHMARK.yaml", type=Path)
     run.add_argument("--benchmark", action="append", help="only this benchmark (repeatable)")
     run.add_argument("--results", type=Path, help="results folder (default: <benchmark folder>/.autobench/results)")
+    run.add_argument("--quiet", action="store_true", help="no progress (a status line on a terminal, else a line every 10 s on stderr)")
     run.set_defaults(func=_run)
 
     sch = commands.add_parser("schemas", help="write or --check the JSON Schemas",

@@ -8,14 +8,17 @@ moving and ending without flooding. Thread-safe: stages fitted side by side shar
 
 `Counts` holds the live counters of a run over rows or segments (read by a CLI's bar)
 and says them as one line: `done/total unit (failed, resumed) · score · rate · ETA`.
+`ProgressDisplay` is where the command lines show them: a bar on a terminal, plain lines
+otherwise, nothing when quiet.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, TextIO
 
 
 def eta_seconds(done: int, total: int, rate_per_second: float) -> float | None:
@@ -123,3 +126,101 @@ class Counts:
         elif self.done > self.resumed:
             parts.append(f"ETA {format_duration(eta_seconds(self.done, self.total, rate))}")
         return " · ".join(parts)
+
+
+class ProgressDisplay:
+    """The one live progress display of the command lines; every long command uses it.
+
+    * On a terminal: one line on stderr redrawn in place ten times a second. `track(counts,
+      label)` draws a bar, `label [████░░░░] 120/328 rows · 3 failed · accuracy so far
+      71.2 % · 14.3 req/s · ETA 16 s`, once the total is known (no "0/0" frame) and keeps
+      its last frame; `log()` gives a ProgressLog whose lines (a computation's stages)
+      replace each other on the line, which is cleared at the end.
+    * Not a terminal (a log file, CI): the same as plain lines, the first and last of each
+      stage and at most one per `every_seconds`.
+    * `quiet`: nothing.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False, every_seconds: float = 10.0, interval: float = 0.1) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.quiet = quiet
+        self.terminal = not quiet and self.stream.isatty()
+        self._every = interval if self.terminal else every_seconds
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._tracked: tuple[Counts, str] | None = None
+        self._drawn = ""  # what the terminal line shows now
+        self._log: ProgressLog | None = None
+
+    # -- what to show
+
+    def track(self, counts: Counts, label: str) -> None:
+        """Show `counts` (polled) from now on, under `label`."""
+        self._tracked = (counts, label)
+
+    def log(self) -> ProgressLog:
+        """A ProgressLog for stage lines (rate-limited to the display's pace)."""
+        if self._log is None:
+            self._log = ProgressLog(self._say, every_seconds=self._every)
+        return self._log
+
+    # -- drawing
+
+    def _write(self, line: str) -> None:
+        with self._lock:
+            if self.terminal:
+                self.stream.write(f"\r\x1b[K{line}")
+                self._drawn = line
+            else:
+                self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def _say(self, line: str) -> None:
+        if not self.quiet:
+            self._write(line)
+
+    def bar(self, counts: Counts, label: str, width: int = 24) -> str:
+        filled = int(width * min(counts.done, counts.total) / counts.total) if counts.total else 0
+        parts = [f"{label} [{'█' * filled}{'░' * (width - filled)}] {counts.done}/{counts.total} {counts.unit}", f"{counts.failed} failed"]
+        score = counts.score_text(False)
+        if score:
+            parts.append(score)
+        rate = counts.rate
+        parts.append(f"{rate:.1f} {counts.rate_unit}")
+        parts.append(f"ETA {format_duration(eta_seconds(counts.done, counts.total, rate))}")
+        return " · ".join(parts)
+
+    def _tick(self, final: bool = False) -> None:
+        if self._tracked is None:
+            return
+        counts, label = self._tracked
+        if counts.total <= 0:
+            return
+        if self.terminal:
+            self._write(self.bar(counts, label))
+        else:
+            self.log().log(f"track {label}", lambda: counts.line(label, final=final), final=final)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self._interval):
+            self._tick()
+
+    def __enter__(self) -> "ProgressDisplay":
+        if not self.quiet:
+            self._thread = threading.Thread(target=self._loop, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.quiet:
+            return
+        self._tick(final=True)
+        if self.terminal and self._drawn:
+            with self._lock:  # a bar's last frame stays; stage lines make way for what follows
+                self.stream.write("\n" if self._tracked is not None else "\r\x1b[K")
+                self.stream.flush()

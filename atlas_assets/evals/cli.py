@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from atlas_assets.evals.documents import RunResults
@@ -118,7 +116,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--concurrency", type=_positive, metavar="C", help="requests in flight (default: min(workload, engine))")
     run.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/<engine>/<workload>)")
     run.add_argument("--retry-failed", action="store_true", help="also re-send rows whose recorded request failed")
-    run.add_argument("--no-progress", action="store_true", help="no live progress bar (it is shown only on a terminal anyway)")
+    run.add_argument("--no-progress", action="store_true", help="no progress (a bar on a terminal, else a line every 10 s on stderr)")
     run.add_argument("--json", action="store_true", help="print results.json instead of the table")
     _common(run)
     run.set_defaults(func=_cmd_run)
@@ -210,46 +208,6 @@ def _safe(name: str) -> str:
 # --------------------------------------------------------------------------- progress
 
 
-class ProgressBar:
-    """One self-rewriting line on stderr, refreshed ten times a second from a thread."""
-
-    def __init__(self, progress: Any, label: str, stream: TextIO = sys.stderr, width: int = 24):
-        self.progress, self.label, self.stream, self.width = progress, label, stream, width
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def __enter__(self) -> "ProgressBar":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join()
-        if self._draw():
-            self.stream.write("\n")
-            self.stream.flush()
-
-    def _loop(self) -> None:
-        while not self._stop.wait(0.1):
-            self._draw()
-
-    def _draw(self) -> bool:
-        """Draw the line, once the run knows its total (no "0/0" frame while it loads rows)."""
-        p = self.progress
-        if p.total <= 0:
-            return False
-        filled = int(self.width * p.done / p.total)
-        bar = "█" * filled + "░" * (self.width - filled)
-        acc = f"acc {p.accuracy * 100:5.1f}%" if p.accuracy is not None else "acc    — "
-        rate = p.rate
-        remaining = (p.total - p.done) / rate if rate > 0 else None
-        eta = f"ETA {int(remaining // 60)}:{int(remaining % 60):02d}" if remaining is not None else "ETA  —"
-        line = f"\r{self.label} [{bar}] {p.done}/{p.total}  failed {p.failed}  {acc}  {rate:7.1f} req/s  {eta} "
-        self.stream.write(line)
-        self.stream.flush()
-        return True
-
-
 # --------------------------------------------------------------------------- tables
 
 
@@ -312,11 +270,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     engine = resolve_engine(args.engine, None if is_url(args.engine) else load_engines(args.engines), args.model)
     run_dir = args.out or Path("runs") / _safe(engine.name) / workload.id
     _say_sandbox_mode(workload, _datasets_root(args.datasets))
+    from atlas_assets.core.progress import ProgressDisplay
+
     progress = Progress()
-    show = not args.no_progress and sys.stderr.isatty()
-    label = f"{workload.id} @ {engine.name}"
     started = time.perf_counter()
-    with ProgressBar(progress, label) if show else contextlib.nullcontext():
+    with ProgressDisplay(quiet=args.no_progress) as display:
+        display.track(progress, f"{workload.id} @ {engine.name}")
         outcome = run_eval(workload, engine, run_dir, limit=args.limit, concurrency=args.concurrency,
                            datasets_root=_datasets_root(args.datasets), retry_failed=args.retry_failed,
                            progress=progress, handle_signals=True)

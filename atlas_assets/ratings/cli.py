@@ -8,14 +8,13 @@ import os
 import stat
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import sha256_bytes
-from atlas_assets.core.progress import ProgressLog
+from atlas_assets.core.progress import ProgressDisplay
 from atlas_assets.core.shell import DefaultsHelpFormatter, Parser, guarded, input_file, output_file
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
@@ -146,25 +145,6 @@ def _dump_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--votes", required=True, type=Path, metavar="FILE", help="votes.jsonl of the dump")
 
 
-@contextmanager
-def _status_line(quiet: bool) -> Iterator[ProgressLog | None]:
-    """Progress as one line on stderr redrawn in place (at most ten times a second) and
-    cleared at the end, only on a terminal: a redirected stderr gets no progress."""
-    stream = sys.stderr
-    if quiet or not stream.isatty():
-        yield None
-        return
-
-    def draw(line: str) -> None:
-        stream.write(f"\r\x1b[K{line}")
-        stream.flush()
-
-    try:
-        yield ProgressLog(draw, every_seconds=0.1)
-    finally:
-        draw("")
-
-
 def _compute(args: argparse.Namespace) -> int:
     from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 
@@ -175,8 +155,8 @@ def _compute(args: argparse.Namespace) -> int:
         style_min_votes=args.style_min_votes,
     )
     started = time.monotonic()
-    with _status_line(args.quiet) as progress:
-        data = compute_leaderboard(args.battles, args.votes, params, progress=progress)
+    with ProgressDisplay(quiet=args.quiet) as display:
+        data = compute_leaderboard(args.battles, args.votes, params, progress=display.log())
     atomic_write_bytes(args.out, data)
     if not args.quiet:
         document = json.loads(data)
@@ -197,8 +177,7 @@ def _verify(args: argparse.Namespace) -> int:
     # O_NONBLOCK: opening a FIFO with no writer returns at once (and is refused below).
     with open(os.open(args.leaderboard, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            print(f"error: --leaderboard {args.leaderboard}: not a regular file", file=sys.stderr)
-            return 1
+            raise DumpRejected(f"--leaderboard: {args.leaderboard} is a device, FIFO or socket, not a regular file")
         published = handle.read()
     try:
         # orjson, not json: it stops at 1024 levels of nesting with an error instead of
@@ -212,10 +191,9 @@ def _verify(args: argparse.Namespace) -> int:
             style_min_votes=metadata["style_min_votes"],
         )
     except (ValueError, KeyError, TypeError) as error:
-        print(f"error: {args.leaderboard}: not a leaderboard.json with metadata parameters ({error})", file=sys.stderr)
-        return 1
-    with _status_line(args.quiet) as progress:
-        recomputed = compute_leaderboard(args.battles, args.votes, params, progress=progress)
+        raise DumpRejected(f"--leaderboard: {args.leaderboard}: not a leaderboard.json with metadata parameters ({error})") from None
+    with ProgressDisplay(quiet=args.quiet) as display:
+        recomputed = compute_leaderboard(args.battles, args.votes, params, progress=display.log())
     if recomputed == published:
         print(f"OK: {args.leaderboard} reproduces byte for byte (sha256 {sha256_bytes(published)})")
         return 0

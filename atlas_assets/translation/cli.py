@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -234,7 +233,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_run_options(run)
     run.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling temperature (default 0)")
     run.add_argument("--max-tokens", type=_positive, default=512, metavar="N", help="max_tokens per request (default 512)")
-    run.add_argument("--no-progress", action="store_true", help="no live progress line (it is shown only on a terminal anyway)")
+    run.add_argument("--no-progress", action="store_true", help="no progress (a bar on a terminal, else a line every 10 s on stderr)")
     run.add_argument("--json", action="store_true", help="print the run card (a set: the cross-language report)")
     run.set_defaults(func=cmd_run)
 
@@ -411,19 +410,10 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress_line(p: Any, last: list[float], force: bool = False) -> None:
-    now = time.perf_counter()
-    if not force and now - last[0] < 0.2:
-        return
-    last[0] = now
-    width = 30
-    filled = int(width * p.done / p.total) if p.total else width
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} segments, {p.failed} failed, {p.rate:.1f}/s", end="", file=sys.stderr, flush=True)
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     import orjson
 
+    from atlas_assets.core.progress import ProgressDisplay
     from atlas_assets.translation.runs import CARD, Progress, run_translation
     from atlas_assets.translation.schema import CorpusError, load_corpus
 
@@ -434,26 +424,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     engine = _engine(args.engine, args.engines, args.model)
     safe = args.engine.replace("://", "_").replace("/", "_").replace(":", "_")
     out = _run_folder("--out", args.out or Path("runs") / "translation" / safe / loaded.id)
-    show = not args.no_progress and sys.stderr.isatty()
     if loaded.corpus.is_multi_target:
-        return _run_set(args, loaded, engine, out, show)
+        return _run_set(args, loaded, engine, out)
     if args.targets is not None:
         raise ConfigError(f"--targets: {args.dataset} is a single-target corpus (dataset.target_language {loaded.corpus.dataset.target_language}); "
                           "--targets picks targets of a multi-target corpus")  # fmt: skip
     progress = Progress()
-    last = [0.0]
     try:
-        outcome = run_translation(
-            loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
-            limit=args.limit, concurrency=args.concurrency, progress=progress,
-            on_record=(lambda _r: _progress_line(progress, last)) if show else None, handle_signals=True,
-        )  # fmt: skip
+        with ProgressDisplay(quiet=args.no_progress) as display:
+            display.track(progress, f"{loaded.id} @ {engine.name}")
+            outcome = run_translation(
+                loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+                limit=args.limit, concurrency=args.concurrency, progress=progress, handle_signals=True,
+            )  # fmt: skip
     except KeyboardInterrupt:  # outside the sending loop (which records and returns): starting, or scoring
         print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
         return 130
-    if show:
-        _progress_line(progress, last, force=True)
-        print(file=sys.stderr)
     card = outcome.card
     if args.json:
         sys.stdout.write(card.json_bytes(orjson.OPT_INDENT_2).decode() + "\n")
@@ -471,11 +457,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path, show: bool) -> int:
+def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path) -> int:
     """A multi-target corpus: every target in turn (out/<target>/), then the cross-language
     report (out/languages.json, .md, .svg), printed as its table."""
     import orjson
 
+    from atlas_assets.core.progress import ProgressDisplay
     from atlas_assets.translation.languages import label
     from atlas_assets.translation.multilingual import REPORT, render_markdown, run_translation_set
 
@@ -487,15 +474,14 @@ def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path, show
             raise ConfigError(f"--targets: {', '.join(unknown) or 'no target given'}: not a target of {args.dataset} "
                               f"(its targets: {', '.join(loaded.targets)})")  # fmt: skip
 
-    def announce(target: str, i: int, n: int) -> None:
-        if show:
-            print(f"target {i + 1}/{n}: {label(target)}", file=sys.stderr)
-
     try:
-        outcome = run_translation_set(
-            loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
-            limit=args.limit, concurrency=args.concurrency, handle_signals=True, on_target=announce, targets=targets,
-        )  # fmt: skip
+        with ProgressDisplay(quiet=args.no_progress) as display:
+            stages = display.log()
+            outcome = run_translation_set(
+                loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+                limit=args.limit, concurrency=args.concurrency, handle_signals=True, targets=targets,
+                on_target=lambda target, i, n: stages.log("target", f"target {i + 1} of {n}: {label(target)}", final=True),
+            )  # fmt: skip
     except KeyboardInterrupt:
         print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
         return 130

@@ -3,7 +3,6 @@ rescore, compare, list, errors and help."""
 
 from __future__ import annotations
 
-import io
 import json
 import signal
 import subprocess
@@ -14,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from atlas_assets.evals.cli import ProgressBar
 from atlas_assets.evals.documents import Failure
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
-from atlas_assets.evals.runner import Progress
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
 
@@ -169,33 +166,6 @@ def test_help_teaches(capsys):
     for expected in ("fingerprint", "resumes", "examples:", "exit status", "--limit", "--model", "Ctrl-C"):
         assert expected in out
     assert "McNemar" in _main(capsys, "eval", "compare", "--help")[1]
-
-
-def test_progress_bar_shows_rows_failures_accuracy_and_rate():
-    progress = Progress(total=10, done=4, failed=1, correct=3, scored=4)
-    stream = io.StringIO()
-    with ProgressBar(progress, "w @ e", stream=stream):
-        pass
-    line = stream.getvalue().rstrip("\n").split("\r")[-1]
-    assert "w @ e [" in line and "4/10" in line and "failed 1" in line and "acc  75.0%" in line and "req/s" in line
-
-
-def test_progress_bar_waits_for_the_real_total():
-    """No "0/0" frame while the run loads its rows: the first line drawn has the total."""
-    import time
-
-    progress, stream = Progress(), io.StringIO()
-    with ProgressBar(progress, "w @ e", stream=stream):
-        time.sleep(0.35)  # several refreshes before the total is known
-        assert stream.getvalue() == ""
-        progress.total = 7
-        time.sleep(0.25)
-    frames = [f for f in stream.getvalue().split("\r") if f]
-    assert frames and all("/7" in f for f in frames) and not any("0/0" in f for f in frames)
-    empty = io.StringIO()
-    with ProgressBar(Progress(), "w @ e", stream=empty):
-        pass
-    assert empty.getvalue() == ""  # a run that never learnt its total leaves no stray line
 
 
 def test_the_atlas_cli_does_not_import_dagster():

@@ -175,7 +175,7 @@ def test_a_vote_above_the_weight_cap_is_rejected_before_fitting_naming_its_line(
     battles, votes = worked_example
     votes.write_text(VOTES.replace('"weight": 0.5', f'"weight": {weight}'))
     out = tmp_path / "leaderboard.json"
-    result = compute(battles, votes, out)
+    result = compute(battles, votes, out, "--quiet")
     assert result.returncode == 1, result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert f"{votes}:3: field 'weight'" in result.stderr and "above 1000" in result.stderr
@@ -224,7 +224,7 @@ def test_bootstrap_rounds_has_a_documented_cap(worked_example, tmp_path):
 
 
 def _verify(battles: Path, votes: Path, leaderboard: Path) -> subprocess.CompletedProcess[str]:
-    return run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(leaderboard))
+    return run_cli("verify", "--battles", str(battles), "--votes", str(votes), "--leaderboard", str(leaderboard), "--quiet")
 
 
 def test_verify_does_not_trust_the_file_it_checks(worked_example, tmp_path):
@@ -302,3 +302,11 @@ def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(tmp_path):
     assert lines == ["humaneval-ratings: interrupted, nothing was written"], rest
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.jsonl", "truth.json", "votes.jsonl"]
+
+
+def test_a_redirected_stderr_gets_plain_progress_lines_and_quiet_none(worked_example, tmp_path):
+    battles, votes = worked_example
+    said = compute(battles, votes, tmp_path / "a.json").stderr.splitlines()
+    assert said[0].startswith("reading battles.jsonl: ") and any(line.startswith("bootstrap: ") for line in said)
+    assert said[-1].startswith("wrote ") and not any("\r" in line or "\x1b" in line for line in said)
+    assert compute(battles, votes, tmp_path / "b.json", "--quiet").stderr == ""
