@@ -6,7 +6,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -263,9 +262,7 @@ def test_a_large_csv_is_read_row_by_row_with_exact_lines(tmp_path):
     rows = "".join(f'sentence {i},"line one\nline two {i}",{("Easy", "Medium", "Hard")[i % 3]},conversational,statement,corpus\n' for i in range(30_000))
     path = write(tmp_path, HEADER + rows + "last,x,Impossible,c,c,corpus\n")
     assert path.stat().st_size > 2_000_000
-    started = time.perf_counter()
     result = import_corpus(path, options())
-    assert time.perf_counter() - started < 15
     assert len(result.errors) == 1 and result.errors[0].line == 2 + 2 * 30_000 and "'Impossible'" in str(result.errors[0])
 
 

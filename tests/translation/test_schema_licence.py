@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -103,12 +102,10 @@ def test_malformed_licences_are_errors_of_the_licence_field(example_doc, licence
     assert [(s, f) for s, f, _ in found] == [("error", "dataset.license")] and says in found[0][2], found
 
 
-def test_hostile_licences_are_refused_quickly_with_a_short_message(example_doc):
+def test_hostile_licences_are_refused_with_a_short_message(example_doc):
     hostile = ["x" * 10_000, "MIT AND " * 1250 + "MIT)", "(" * 20_000 + "MIT", " AND ".join(f"Foo{i}" for i in range(2000)), "CC BY 4.0 " * 1000 + "x"]
     for licence in hostile:
-        start = time.perf_counter()
         found = licence_problems(example_doc, licence)
-        assert time.perf_counter() - start < 2, licence[:40]
         assert [(s, f) for s, f, _ in found] == [("error", "dataset.license")] and len(found[0][2]) < 500, found
     (_, _, many), = licence_problems(example_doc, hostile[3])
     assert "'Foo4' is not an SPDX licence id; ... and 1995 more" in many
@@ -117,17 +114,15 @@ def test_hostile_licences_are_refused_quickly_with_a_short_message(example_doc):
     assert [p.message for p in validate_data(example_doc).errors] == ["Input should be a valid string (got int: '3')"]
 
 
-def test_a_hundred_corpora_licences_build_the_licensing_once_and_take_little_time(example_doc, monkeypatch):
+def test_a_hundred_corpora_licences_build_the_licensing_once(example_doc, monkeypatch):
     calls = []
     real = spdx.get_spdx_licensing
     monkeypatch.setattr(spdx, "get_spdx_licensing", lambda: calls.append(1) or real())
     for cached in (spdx._licensing, spdx._ids_by_spelling, spdx.check):
         cached.cache_clear()
     licences = [f"LicenseRef-corpus-{n}" if n % 4 == 0 else ("CC-BY-SA-4.0 OR MIT", "CC BY-NC-SA 4.0", f"Apache-License-{n}")[n % 3] for n in range(100)]
-    start = time.perf_counter()
     reports = [validate_data(example_doc | {"dataset": {**example_doc["dataset"], "license": licence}}) for licence in licences]
-    elapsed = time.perf_counter() - start
-    assert calls == [1] and elapsed < 3, elapsed
+    assert calls == [1]  # the tables are built once for every corpus (timing: the note's figures, not a test)
     assert sum(r.ok for r in reports) == 25 + len([n for n in range(100) if n % 4 and n % 3 == 0])
 
 
