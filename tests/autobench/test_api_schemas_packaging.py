@@ -15,8 +15,8 @@ import yaml
 from autobench import CaseGeneratorInput, generate_dataset_sync, write_generation_result
 from autobench.benchmark import BenchmarkError, run_benchmark_file
 from autobench.examples.routing import generate_cases
-from autobench.files import DatasetIntegrityError, SCHEMA_DIR
-from tests.autobench.conftest import REPO
+from autobench.files import SCHEMA_DIR, DatasetIntegrityError
+from tests.helpers.autobench import REPO
 
 REQ = CaseGeneratorInput(
     seed=17,

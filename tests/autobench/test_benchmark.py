@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.autobench.conftest import run_cli
+from tests.helpers.autobench import run_cli
 
 BENCH = """\
 benchmark:

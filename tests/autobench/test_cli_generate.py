@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from autobench import schemas
-from tests.autobench.conftest import REPO, run_cli
+from tests.helpers.autobench import REPO, run_cli
 
 GEN = "autobench.examples.routing:generate_cases"
 

@@ -6,21 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autobench import files
-from tests.autobench.conftest import run_cli
-
-CURATED = """\
-dataset:
-  id: routing-curated
-  version: v1
-  source: curated
-  cases:
-    - id: refund
-      input: {message: Refund a duplicate charge}
-      expected: {route: billing}
-    - id: login
-      input: {message: I cannot log in}
-      expected: {route: support}
-"""
+from tests.helpers.autobench import CURATED, run_cli
 
 BENCH = """\
 benchmark:

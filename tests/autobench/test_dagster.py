@@ -16,7 +16,7 @@ from dagster._core.definitions.data_version import CachingStaleStatusResolver, S
 from dagster._core.definitions.observe import observe
 from dagster._core.loader import LoadingContextForTest
 
-from tests.autobench.conftest import REPO
+from tests.helpers.autobench import REPO
 
 warnings.filterwarnings("ignore", category=dg.BetaWarning) if hasattr(dg, "BetaWarning") else None
 
@@ -88,8 +88,9 @@ def test_partitions_come_from_the_request_files(env: Env) -> None:
     env.observe_requests()
     assert env.instance.get_dynamic_partitions(ab.PARTITIONS_NAME) == [GID]
     record = env.instance.get_latest_data_version_record(ab.REQUEST_KEY, True, GID)
-    from atlas_assets.core.hashing import sha256_file
     from dagster._core.definitions.data_version import extract_data_version_from_entry
+
+    from atlas_assets.core.hashing import sha256_file
 
     assert extract_data_version_from_entry(record.event_log_entry).value == sha256_file(env.project.parent / "generated-routing.request.yaml")
 

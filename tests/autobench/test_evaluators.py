@@ -18,7 +18,7 @@ from atlas_assets.simulator import start_simulator
 from autobench import Case, compare
 from autobench import evaluators as ev
 from autobench.benchmark import benchmark_facts
-from tests.autobench.conftest import run_cli
+from tests.helpers.autobench import run_cli
 
 CASE = Case(id="c1", input={"message": "Refund a duplicate charge"}, expected={"route": "billing"})
 ENTRY = TypeAdapter(ev.EvaluatorSpec)

@@ -10,7 +10,7 @@ import yaml
 from atlas_assets.simulator import start_simulator
 from autobench import CaseGeneratorInput, GenerationDeterminism, generate_dataset_sync
 from autobench.llm import generate_cases, parse_proposals
-from tests.autobench.conftest import run_cli
+from tests.helpers.autobench import run_cli
 
 
 @pytest.fixture(scope="module")

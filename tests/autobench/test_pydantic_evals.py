@@ -11,8 +11,7 @@ from pydantic_evals import Dataset
 from pydantic_evals.evaluators import Contains, EqualsExpected, IsInstance, MaxDuration
 
 from autobench import evals_format, files
-from tests.autobench.conftest import run_cli
-from tests.autobench.test_curated_datasets import CURATED
+from tests.helpers.autobench import CURATED, run_cli
 
 BENCH = """\
 benchmark:

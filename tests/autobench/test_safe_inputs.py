@@ -17,7 +17,7 @@ from autobench.files import DocumentError, load_dataset, load_document, load_req
 from autobench.generation import PublicationError, generate_dataset_sync, write_generation_result
 from autobench.models import CaseGeneratorInput, ReviewStatus
 from autobench.project import load_project_report
-from tests.autobench.conftest import REQUEST_YAML, run_cli
+from tests.helpers.autobench import REQUEST_YAML, run_cli
 
 GEN = "autobench.examples.routing:generate_cases"
 BOMB = "generation:\n  request:\n    seed: 1\n    settings:\n      a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(

@@ -23,7 +23,7 @@ from autobench import cli, files, schemas
 from autobench.examples.routing import generate_cases
 from autobench.generation import generate_dataset_sync, write_generation_result
 from autobench.models import CaseGeneratorInput
-from tests.autobench.conftest import REPO, REQUEST_YAML, run_cli
+from tests.helpers.autobench import REPO, REQUEST_YAML, run_cli
 
 GEN = "autobench.examples.routing:generate_cases"
 

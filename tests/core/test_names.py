@@ -144,7 +144,7 @@ def test_what_the_load_reports_keep_builds_the_partitions_and_keys_the_shell_bui
     from atlas_assets.translation.corpora import load_corpora_report
     from autobench.project import load_project_report
     from tests.core.hostile import HOSTILE_NAMES
-    from tests.translation.conftest import EXAMPLE
+    from tests.helpers.translation import EXAMPLE
 
     hostile = [name for name, _, _ in HOSTILE_NAMES]
     engine = {"kind": "openai", "base_url": "http://127.0.0.1:9"}

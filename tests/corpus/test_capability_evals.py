@@ -23,7 +23,7 @@ import pytest
 from atlas_assets.corpus import registry
 from atlas_assets.corpus.parsing import normalize_text
 from atlas_assets.corpus.scorers import score
-from tests.corpus.conftest import ROOT, read_rows
+from tests.helpers.corpus import ROOT, read_rows
 
 V1 = ["eval-math-v1", "eval-reasoning-v1", "eval-knowledge-v1"]
 V2 = ["eval-math-v2", "eval-reasoning-v2", "eval-knowledge-v2", "eval-science-v2", "eval-commonsense-v2", "eval-security-v2"]

@@ -12,7 +12,7 @@ import pytest
 from atlas_assets.corpus import cards, registry, validate
 from atlas_assets.corpus.extract import EXTRACTIONS
 from atlas_assets.corpus.scorers import SCORERS
-from tests.corpus.conftest import ROOT
+from tests.helpers.corpus import ROOT
 
 SPECS = {s.id: s for s in registry.discover(ROOT)}
 SCORED = sorted(i for i, s in SPECS.items() if s.card.get("kind") in registry.SCORED_KINDS)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.corpus import cards, registry, validate
-from tests.corpus.conftest import ROOT, read_rows, write_rows
+from tests.helpers.corpus import ROOT, read_rows, write_rows
 
 CHECK = ROOT / "_gen" / "check.py"
 

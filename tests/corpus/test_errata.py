@@ -13,7 +13,7 @@ import pytest
 
 from atlas_assets.core.hashing import sha256_file
 from atlas_assets.corpus import errata, registry, validate
-from tests.corpus.conftest import ROOT, read_rows
+from tests.helpers.corpus import ROOT, read_rows
 
 CHECK = ROOT / "_gen" / "check.py"
 REPO = ROOT.parent

@@ -8,14 +8,13 @@ proof runs every row in-process and a sample in the real sandbox.
 from __future__ import annotations
 
 import ast
+import builtins
 import filecmp
 import json
 import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-
-import builtins
 
 from atlas_assets.corpus.sandbox import run_python
 

@@ -26,7 +26,7 @@ import pytest
 from atlas_assets.corpus import registry, splice_corpus, validate
 from atlas_assets.corpus.sandbox import run_python
 from atlas_assets.corpus.splice import find_splices
-from tests.corpus.conftest import ROOT, read_rows
+from tests.helpers.corpus import ROOT, read_rows
 
 G2 = ["eval-format-v1", "eval-tools-v1", "eval-code-v1", "eval-multilingual-v1", "eval-vision-v1", "eval-longgen-integrity-v1"]
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from atlas_assets.corpus import longctx
-from tests.corpus.conftest import ROOT, read_rows
+from tests.helpers.corpus import ROOT, read_rows
 
 BUILD = longctx.haystack_builder(ROOT)
 ROWS = read_rows(ROOT / "haystack-v1")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.corpus.conftest import ROOT
+from tests.helpers.corpus import ROOT
 
 
 @pytest.mark.parametrize(

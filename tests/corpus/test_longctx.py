@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from atlas_assets.corpus import longctx
-from tests.corpus.conftest import ROOT, read_rows
+from tests.helpers.corpus import ROOT, read_rows
 
 ROWS = read_rows(ROOT / "eval-longctx-v1")
 SMALL = next(r for r in ROWS if r["meta"]["haystack"]["target_tokens"] == 4096)

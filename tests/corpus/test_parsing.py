@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from atlas_assets.corpus.scorers import extract_answer
 from atlas_assets.corpus.parsing import choice_labels, parse_choice, parse_number, to_fraction
+from atlas_assets.corpus.scorers import extract_answer
 
 FAST = settings(max_examples=150, deadline=None)
 

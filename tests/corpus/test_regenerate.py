@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from atlas_assets.corpus import registry, validate
-from tests.corpus.conftest import MY_DATASETS, ROOT, read_rows, write_rows
+from tests.helpers.corpus import MY_DATASETS, ROOT, read_rows, write_rows
 
 
 def test_every_generator_reproduces_the_committed_bytes(tmp_path):

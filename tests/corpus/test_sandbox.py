@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.corpus.sandbox import SandboxLimits, probe_isolation, run_python, sandbox_mode
-from tests.corpus.conftest import sandbox_processes
+from tests.helpers.corpus import sandbox_processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 

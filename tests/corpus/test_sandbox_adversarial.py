@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.corpus.sandbox import SandboxLimits, probe_isolation, run_python
-from tests.corpus.conftest import sandbox_processes
+from tests.helpers.corpus import sandbox_processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 

@@ -8,7 +8,7 @@ import pytest
 
 from atlas_assets.corpus import scorers
 from atlas_assets.corpus.scorers import SCORERS, ItemScore, ModelOutput, ToolCall, as_output, load_rules, score, summarize
-from tests.corpus.conftest import ROOT
+from tests.helpers.corpus import ROOT
 
 SPEC_SCORERS = {"exact", "numeric", "mc", "contains", "json", "instruction", "tool_call", "code_exec", "splice"}
 

@@ -50,7 +50,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from tests.deploy.conftest import Service, Services, free_port, tail
+from tests.helpers.deploy import Service, Services, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

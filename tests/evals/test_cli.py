@@ -17,8 +17,7 @@ from atlas_assets.evals.documents import Failure
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
-
-from .conftest import REPO, partial_results, prompt_rows, write_dataset, write_workload
+from tests.helpers.evals import REPO, partial_results, prompt_rows, write_dataset, write_workload
 
 ROWS = 10_000  # the figure: a 10,000-row run killed halfway
 CONCURRENCY = 64

@@ -18,8 +18,7 @@ from atlas_assets.evals.requests import build_body
 from atlas_assets.evals.workloads import RequestParams
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
-
-from .conftest import write_dataset
+from tests.helpers.evals import write_dataset
 
 INSTRUCTION = next(s for s in registry.discover() if s.id == "eval-instruction-v1")
 ROW = registry.read_rows(INSTRUCTION)[0]

@@ -15,8 +15,8 @@ from atlas_assets.evals.client import MAX_TOOL_CALLS, EngineClient, RetryPolicy
 from atlas_assets.evals.engines import resolve_engine
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import load_workload
+from tests.helpers.evals import prompt_rows, write_dataset, write_workload
 
-from .conftest import prompt_rows, write_dataset, write_workload
 from .hostile import GOOD_STREAM, MODELS, HostileServer, chunk, http, sse
 
 NO_RETRY = RetryPolicy(max_retries=0)

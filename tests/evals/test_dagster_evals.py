@@ -16,8 +16,7 @@ from atlas_assets.corpus import registry
 from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
 from atlas_assets.evals.workloads import DEFAULT_WORKLOADS_DIR
 from atlas_assets.orchestration.evals import assets as eval_defs
-
-from .conftest import eval_run_resources
+from tests.helpers.evals import eval_run_resources
 
 WORKLOAD = "eval-instruction-v1"
 ENGINE = "sim-strong"

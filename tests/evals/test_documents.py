@@ -21,8 +21,7 @@ from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import resolve_workload
 from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.runs import CARD, CARD_SHA, read_card, run_translation
-
-from ..translation.conftest import EXAMPLE
+from tests.helpers.translation import EXAMPLE
 
 SIM = {"name": "sim-docs", "skill": {"easy": 1, "medium": 0.5, "hard": 0}}
 

@@ -6,8 +6,7 @@ from atlas_assets.evals.dropped import dropped_input_warnings
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import resolve_workload
-
-from .conftest import checkpoint_record
+from tests.helpers.evals import checkpoint_record
 
 TOOLS = [{"type": "function", "function": {"name": "convert", "description": "convert a temperature " * 10,
                                            "parameters": {"type": "object", "properties": {"celsius": {"type": "number"}}}}}]

@@ -8,10 +8,9 @@ import yaml
 from atlas_assets.corpus import registry
 from atlas_assets.evals.engines import DEFAULT_ENGINES_FILE
 from atlas_assets.evals.workloads import DEFAULT_WORKLOADS_DIR
-from atlas_assets.orchestration.evals import assets as eval_defs
 from atlas_assets.orchestration.datasets.assets import dataset_key
-
-from .conftest import eval_run_resources
+from atlas_assets.orchestration.evals import assets as eval_defs
+from tests.helpers.evals import eval_run_resources
 
 WORKLOAD = "eval-commonsense-v2"
 ENGINE = "sim-strong"

@@ -24,8 +24,7 @@ from atlas_assets.evals.runner import Progress, rescore_run, run_eval
 from atlas_assets.evals.workloads import Workload, load_workload, resolve_workload
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
-
-from .conftest import REPO, write_dataset, write_workload
+from tests.helpers.evals import REPO, write_dataset, write_workload
 
 # easy and hard rows answered right, medium rows wrong: every exclusion moves a count
 SPLIT = {"name": "sim-errata", "skill": {"easy": 1, "medium": 0, "hard": 1}}

@@ -17,8 +17,7 @@ from atlas_assets.evals.report import accuracy_interval, failures_by_reason, run
 from atlas_assets.evals.results import RESULTS, content_sha256
 from atlas_assets.evals.runner import Progress, run_eval
 from atlas_assets.evals.workloads import load_workload
-
-from .conftest import checkpoint_record, partial_results, prompt_rows, write_dataset, write_workload
+from tests.helpers.evals import checkpoint_record, partial_results, prompt_rows, write_dataset, write_workload
 
 ROWS = 40
 

@@ -24,9 +24,9 @@ from atlas_assets.evals.engines import Engine, resolve_engine
 from atlas_assets.evals.results import CHECKPOINT, RESULTS
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import load_workload, resolve_workload
+from tests.helpers.evals import write_dataset, write_workload
 
 from ..browser import INSTALL_HINT, Chromium, Page, find_chromium
-from .conftest import write_dataset, write_workload
 from .hostile import MODELS, HostileServer, chunk, http, sse
 
 ROWS = 12

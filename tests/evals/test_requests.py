@@ -11,8 +11,7 @@ import pytest
 from atlas_assets.corpus import longctx, registry
 from atlas_assets.evals.requests import build_body, build_messages, fingerprint
 from atlas_assets.evals.workloads import RequestParams
-
-from .conftest import write_dataset
+from tests.helpers.evals import write_dataset
 
 ROOT = registry.DEFAULT_DATASETS_ROOT
 STREAM = RequestParams(max_tokens=64, temperature=0.0, stream=True)

@@ -10,8 +10,7 @@ import sys
 
 from atlas_assets.corpus import registry
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint, write_checkpoint
-
-from .conftest import REPO
+from tests.helpers.evals import REPO
 
 OLD_STEP_3 = re.compile(r"^\s*(?:final answer|answer)\s*[:\-]\s*(.+)$", re.I | re.M)  # what extract.py did before
 

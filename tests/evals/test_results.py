@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from atlas_assets.evals.results import busy_seconds, compact_checkpoint, compute_metrics, compute_scores, read_checkpoint
-
-from .conftest import checkpoint_record
+from tests.helpers.evals import checkpoint_record
 
 
 def _rec(i, *, ttft=0.1, e2e=0.5, itl=(0.1, 0.1), out=5, inp=20, error=None, start=0.0, correct=True, fingerprint=None, content=None):

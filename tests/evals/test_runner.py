@@ -20,8 +20,7 @@ from atlas_assets.evals.runner import Progress, rescore_run, run_eval
 from atlas_assets.evals.workloads import load_workload, resolve_workload
 from atlas_assets.simulator.handle import start_simulator
 from atlas_assets.simulator.profiles import SimulatorProfile
-
-from .conftest import prompt_rows, write_dataset, write_workload
+from tests.helpers.evals import prompt_rows, write_dataset, write_workload
 
 PERFECT = {"name": "sim-test", "skill": {"easy": 1, "medium": 1, "hard": 1}}
 

@@ -13,8 +13,7 @@ from atlas_assets.evals import samples
 from atlas_assets.evals.engines import Engine
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import resolve_workload
-
-from .conftest import checkpoint_record, partial_results
+from tests.helpers.evals import checkpoint_record, partial_results
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,7 @@ import sys
 
 from atlas_assets.corpus.sandbox import sandbox_mode
 from atlas_assets.evals.results import CHECKPOINT, RESULTS, read_checkpoint
-
-from .conftest import REPO
+from tests.helpers.evals import REPO
 
 
 def _run(out, **env) -> subprocess.CompletedProcess:

@@ -22,8 +22,8 @@ from atlas_assets.evals.kinds import KINDS, EngineKind, Needs, register
 from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.send import connect, pick_model, send_all
 from atlas_assets.evals.workloads import resolve_workload
+from tests.helpers.evals import prompt_rows, write_dataset, write_workload
 
-from .conftest import prompt_rows, write_dataset, write_workload
 from .hostile import GOOD_STREAM, MODELS, HostileServer, Request, http
 
 ANSWER = orjson.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": "4"}, "finish_reason": "stop"}],

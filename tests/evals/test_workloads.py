@@ -16,8 +16,7 @@ from atlas_assets.evals.workloads import (
     select_rows,
     verify_pin,
 )
-
-from .conftest import prompt_rows, write_dataset, write_workload
+from tests.helpers.evals import prompt_rows, write_dataset, write_workload
 
 
 def test_every_corpus_dataset_has_a_workload_and_every_pin_matches():

@@ -34,7 +34,7 @@ def test_eval_graph_leaves_out_bad_engines_and_names_them(tmp_path):
 
 
 def test_translation_graph_leaves_out_a_bad_corpus_id(tmp_path):
-    from tests.translation.conftest import EXAMPLE
+    from tests.helpers.translation import EXAMPLE
 
     corpora = tmp_path / "corpora"
     corpora.mkdir()

@@ -36,7 +36,7 @@ from atlas_assets.orchestration.resources import (
 )
 from atlas_assets.ratings.leaderboard import ComputeParams, compute_leaderboard
 from atlas_assets.ratings.source import dump_data_version
-from tests.conftest import recording_battle, small_dump_records, text_battle, vote, write_dump
+from tests.helpers.dumps import recording_battle, small_dump_records, text_battle, vote, write_dump
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = {"seed": 42, "bootstrap_rounds": 8, "min_votes": 30, "style_min_votes": 50}

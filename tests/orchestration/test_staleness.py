@@ -166,7 +166,7 @@ def test_eval_runs_are_stale_exactly_when_their_own_bytes_change(dagster_instanc
 
 
 def test_translation_runs_are_stale_exactly_when_their_corpus_changes(dagster_instance, tmp_path):
-    from tests.translation.conftest import EXAMPLE
+    from tests.helpers.translation import EXAMPLE
 
     corpora = tmp_path / "corpora"
     corpora.mkdir()

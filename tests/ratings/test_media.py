@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from atlas_assets.ratings.media import MediaRef, check_recording_media, media_refs, missing_markdown, parse_bucket_uri
-from tests.conftest import recording_battle, small_dump_records, vote, write_dump
+from tests.helpers.dumps import recording_battle, small_dump_records, vote, write_dump
 
 
 def _battle(battle_id: str, a: dict, b: dict) -> SimpleNamespace:

@@ -6,7 +6,7 @@ import pytest
 
 from atlas_assets.corpus.registry import discover, read_rows
 from atlas_assets.corpus.scorers import score
-from tests.simulator.conftest import body_for, chat, eval_rows, fixture_row, messages_for
+from tests.helpers.simulator import body_for, chat, eval_rows, fixture_row, messages_for
 
 PERFECT = {"easy": 1.0, "medium": 1.0, "hard": 1.0}
 HOPELESS = {"easy": 0.0, "medium": 0.0, "hard": 0.0}

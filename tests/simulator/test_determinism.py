@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.simulator.conftest import body_for, chat, eval_rows, fixture_row
+from tests.helpers.simulator import body_for, chat, eval_rows, fixture_row
 
 MIXED = {
     "skill": {"easy": 0.6, "medium": 0.5, "hard": 0.4},

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from atlas_assets.simulator import OWNED_BY
-from tests.simulator.conftest import body_for, chat, fixture_row, request
+from tests.helpers.simulator import body_for, chat, fixture_row, request
 
 
 @pytest.fixture

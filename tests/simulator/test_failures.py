@@ -11,7 +11,7 @@ import pytest
 
 from atlas_assets.corpus.scorers import extract_answer, score
 from atlas_assets.corpus.splice import find_splices
-from tests.simulator.conftest import CONTEXT_IDENTIFIERS, body_for, chat, eval_rows, fixture_row
+from tests.helpers.simulator import CONTEXT_IDENTIFIERS, body_for, chat, eval_rows, fixture_row
 
 PERFECT = {"easy": 1.0, "medium": 1.0, "hard": 1.0}
 

@@ -8,7 +8,7 @@ from atlas_assets.corpus import longctx
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT, discover, read_rows
 from atlas_assets.corpus.scorers import score
 from atlas_assets.simulator.index import RequestView, corpus_index
-from tests.simulator.conftest import chat, fixture_row, image_uri
+from tests.helpers.simulator import chat, fixture_row, image_uri
 
 PERFECT = {"easy": 1.0, "medium": 1.0, "hard": 1.0}
 

@@ -7,7 +7,7 @@ import json
 import time
 from urllib.parse import urlsplit
 
-from tests.simulator.conftest import body_for, chat, fixture_row
+from tests.helpers.simulator import body_for, chat, fixture_row
 
 
 def stream_timings(base_url: str, body: dict) -> list[float]:

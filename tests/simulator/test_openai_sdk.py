@@ -19,7 +19,7 @@ from atlas_assets.simulator import OWNED_BY
 from atlas_assets.simulator.index import RequestView, corpus_index
 from atlas_assets.simulator.profiles import Skill, resolve_profile
 from atlas_assets.simulator.replies import ReplyRequest, compose_reply
-from tests.simulator.conftest import chat, fixture_row, messages_for
+from tests.helpers.simulator import chat, fixture_row, messages_for
 
 TIME_TOOL = {
     "type": "function",

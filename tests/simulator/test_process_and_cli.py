@@ -10,7 +10,7 @@ import pytest
 
 from atlas_assets.simulator import PRESETS, SimulatorProfile, read_request_log, start_simulator
 from atlas_assets.simulator.cli import register
-from tests.simulator.conftest import body_for, chat, fixture_row
+from tests.helpers.simulator import body_for, chat, fixture_row
 
 
 def test_child_process_with_a_request_log(corpus_root, tmp_path):

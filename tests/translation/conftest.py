@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "translation" / "example-en-fr-v1.json"
+from tests.helpers.translation import EXAMPLE
 
 
 @pytest.fixture

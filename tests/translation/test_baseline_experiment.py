@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 from atlas_assets.translation.runs import read_card
-
-from .conftest import EXAMPLE, REPO
+from tests.helpers.translation import EXAMPLE, REPO
 
 SCRIPT = REPO / "eval" / "baseline_experiment.py"
 ATLAS = Path(sys.executable).with_name("atlas")

@@ -21,9 +21,7 @@ from atlas_assets.simulator.profiles import SimulatorProfile
 from atlas_assets.translation.runs import CARD, CHECKPOINT, read_card, run_translation
 from atlas_assets.translation.schema import load_corpus
 from atlas_assets.translation.scoring import segments
-
-from .conftest import EXAMPLE, REPO
-from .test_runs import STRONG
+from tests.helpers.translation import EXAMPLE, REPO, STRONG
 
 ATLAS = Path(sys.executable).with_name("atlas")
 SEGMENTS = len(segments(load_corpus(EXAMPLE).corpus))

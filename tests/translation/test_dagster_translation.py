@@ -7,10 +7,9 @@ import shutil
 import dagster as dg
 import yaml
 
-from atlas_assets.orchestration.translation import assets as tr
 from atlas_assets.orchestration.resources import ArtifactStoreResource
-
-from .conftest import EXAMPLE
+from atlas_assets.orchestration.translation import assets as tr
+from tests.helpers.translation import EXAMPLE
 
 
 def test_materialize_translation_run_and_staleness(tmp_path):

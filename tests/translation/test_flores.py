@@ -9,41 +9,16 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from atlas_assets.translation.flores import LAYOUTS, FloresError, find_flores_file, import_flores, read_sentences
 from atlas_assets.translation.report import run_facts
 from atlas_assets.translation.runs import run_translation
 from atlas_assets.translation.schema import validate_data
-
-from .test_runs import STRONG
+from tests.helpers.translation import APC, ENG, STRONG, flores_plus_row, lines, parquet
 
 ATLAS = str(Path(sys.executable).with_name("atlas"))
-ENG = ["The river is wide.", "We walked home.", "It rained (a lot) in 2021."]
-APC = ["النهر عريض.", "مشينا عالبيت.", "شتّت كتير بـ 2021."]
 
-
-def lines(path: Path, rows: list[str], end: str = "\n") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(("".join(r + end for r in rows)).encode("utf-8"))
-    return path
-
-
-def parquet(path: Path, columns: dict) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.table(columns), path)
-    return path
-
-
-def flores_plus_row(texts: list, code: str, ids: list | None = None) -> dict:
-    """The columns of openlanguagedata/flores_plus's per-language Parquet files."""
-    language, script, *glotto = code.split("_")
-    n = len(texts)
-    return {"id": ids or list(range(n)), "iso_639_3": [language] * n, "iso_15924": [script] * n,
-            "glottocode": [glotto[0] if glotto else "stan1293"] * n, "text": texts, "url": ["https://example.org"] * n,
-            "domain": ["wikinews"] * n, "topic": ["weather"] * n, "has_image": [False] * n, "has_hyperlink": [False] * n,
-            "last_updated": ["2.0"] * n}  # fmt: skip
 
 
 def test_glottocode_codes_import_run_and_report_by_name(tmp_path):

@@ -12,9 +12,7 @@ import pytest
 
 from atlas_assets.translation.flores import FloresError, discover_targets, import_flores, import_flores_multi
 from atlas_assets.translation.multilingual import run_translation_set
-
-from .test_flores import APC, ENG, flores_plus_row, lines, parquet
-from .test_runs import STRONG
+from tests.helpers.translation import APC, ENG, STRONG, flores_plus_row, lines, parquet
 
 ATLAS = str(Path(sys.executable).with_name("atlas"))
 FRA = ["La rivière est large.", "Nous sommes rentrés à pied.", "Il a beaucoup plu en 2021."]

@@ -15,9 +15,7 @@ from atlas_assets.translation import importer
 from atlas_assets.translation.importer import ImportOptions, import_corpus, parse_columns, parse_difficulty_map
 from atlas_assets.translation.runs import read_card, run_translation
 from atlas_assets.translation.schema import DatasetBlock, summary, validate_file
-
-from .conftest import REPO
-from .test_runs import STRONG
+from tests.helpers.translation import REPO, STRONG
 
 CRK = REPO / "translation" / "example-en-crk-v1.json"
 CRK_CSV = REPO / "translation" / "examples" / "example-en-crk-v1.csv"

@@ -31,9 +31,7 @@ from atlas_assets.translation.multilingual import (
 )
 from atlas_assets.translation.runs import run_translation
 from atlas_assets.translation.schema import validate_data
-
-from .conftest import REPO
-from .test_runs import STRONG, WEAK
+from tests.helpers.translation import REPO, STRONG, WEAK
 
 TARGETS = ["fr", "de", "ja"]
 

@@ -14,10 +14,9 @@ from atlas_assets.translation.card import CardFailure, RunCard
 from atlas_assets.translation.leaderboard import leaderboard
 from atlas_assets.translation.report import run_facts
 from atlas_assets.translation.runs import CARD, card_content, run_translation
+from tests.helpers.translation import EXAMPLE, STRONG, WEAK
 
-from .conftest import EXAMPLE
 from ..evals.test_report import _set
-from .test_runs import STRONG, WEAK
 
 SEGMENTS = 23
 

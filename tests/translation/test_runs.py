@@ -8,25 +8,12 @@ import pytest
 
 from atlas_assets.cli import main
 from atlas_assets.core.hashing import sha256_file
-from atlas_assets.evals.engines import Engine
 from atlas_assets.translation import prompt
 from atlas_assets.translation.compare import CompareRefused, compare_cards
 from atlas_assets.translation.flores import FloresError, import_flores
 from atlas_assets.translation.runs import CARD, CARD_SHA, CHECKPOINT, read_card, run_translation
 from atlas_assets.translation.schema import validate_data
-
-from .conftest import EXAMPLE
-
-
-def sim(name: str, **skill) -> Engine:
-    block = {"preset": "sim-zero-latency"}
-    if skill:
-        block["skill"] = skill
-    return Engine(name=name, kind="simulator", simulator=block, concurrency=8)
-
-
-STRONG = sim("sim-good", easy=1.0, medium=1.0, hard=1.0)
-WEAK = sim("sim-poor", easy=0.3, medium=0.2, hard=0.1)
+from tests.helpers.translation import EXAMPLE, STRONG, WEAK
 
 
 def test_run_card_contents_and_sha(tmp_path):

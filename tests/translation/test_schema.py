@@ -6,8 +6,7 @@ import pytest
 
 from atlas_assets.cli import main
 from atlas_assets.translation.schema import is_bcp47, summary, validate_data, validate_file
-
-from .conftest import EXAMPLE
+from tests.helpers.translation import EXAMPLE
 
 
 def problems(doc):
@@ -149,7 +148,7 @@ def test_cli_validate_refuses_a_corpus_id_dagster_cannot_take(tmp_path, example_
     import subprocess
     import sys
 
-    from .conftest import REPO
+    from tests.helpers.translation import REPO
 
     good = write_corpus(example_doc, "good.json")
     example_doc["dataset"]["id"] = "x...y"

@@ -9,8 +9,7 @@ import pytest
 
 from atlas_assets.translation import spdx
 from atlas_assets.translation.schema import validate_data
-
-from .conftest import REPO
+from tests.helpers.translation import REPO
 
 
 def licence_problems(doc, licence):

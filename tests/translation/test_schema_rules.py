@@ -10,8 +10,7 @@ import pytest
 
 from atlas_assets.translation.corpora import duplicate_ids, load_corpora_report
 from atlas_assets.translation.schema import is_bcp47, validate_data, validate_file
-
-from .conftest import EXAMPLE, REPO
+from tests.helpers.translation import EXAMPLE, REPO
 
 ATLAS = str(REPO / ".venv" / "bin" / "atlas")
 
@@ -42,7 +41,7 @@ def test_every_conflict_of_a_class_is_reported(example_doc):
 
 
 def test_a_multi_target_class_follows_the_same_rule(example_doc):
-    from .test_schema_targets import multi
+    from tests.helpers.translation import multi
 
     doc = multi(example_doc)
     first, second, *_ = class_members(doc, "hello")
@@ -93,7 +92,7 @@ def test_a_stray_newline_or_space_is_an_error_of_its_field(example_doc, where, f
 
 
 def test_a_stray_newline_in_a_target_tag_or_a_reference_key(example_doc):
-    from .test_schema_targets import multi
+    from tests.helpers.translation import multi
 
     doc = multi(example_doc, targets=("fr", "de\n"))
     assert ("dataset.targets.1", "'de\\n' is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant) (it contains a newline or another control character)") in [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 
@@ -10,21 +9,7 @@ import pytest
 
 from atlas_assets.translation.schema import load_corpus, summary, summary_text, validate_data
 from atlas_assets.translation.scoring import segments
-
-from .conftest import REPO
-
-
-def multi(doc: dict, targets=("fr", "de-CH")) -> dict:
-    """The example corpus as a multi-target one: French as it is, other targets derived."""
-    doc = copy.deepcopy(doc)
-    block = doc["dataset"]
-    block.pop("target_language")
-    block["targets"] = list(targets)
-    block["id"] = "example-multi"
-    for entry in doc["entries"]:
-        french = entry.pop("reference")
-        entry["references"] = {tag: french if tag == "fr" else f"[{tag}] {french}" for tag in targets}
-    return doc
+from tests.helpers.translation import REPO, multi
 
 
 def problems(doc):
