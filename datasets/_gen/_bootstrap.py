@@ -1,11 +1,12 @@
-"""Make `atlas_assets.corpus` importable from the _gen scripts without the package's
-heavy dependencies.
+"""Make `atlas_assets.corpus` importable from the _gen scripts under a bare interpreter.
 
-Under a bare `uv run datasets/_gen/check.py` only the standard library is present, and
-`import atlas_assets` would import Dagster (the package's `__init__` assembles the
-Definitions). The corpus modules promise no Dagster import, so when `atlas_assets` is not
-already imported this registers a bare package object whose search path is the repo's
-`atlas_assets/` folder, skipping its `__init__`, and imports the corpus modules from there.
+Under a bare `uv run datasets/_gen/check.py` only the standard library is present and the
+project is not installed, so `atlas_assets` is not on the path. When it is not already
+imported this registers a bare package object whose search path is the repo's
+`atlas_assets/` folder and imports the corpus modules (standard library only, no Dagster)
+from there. Skipping the package's `__init__` is no longer needed for that (it imports
+Dagster lazily, only for `atlas_assets.defs`), but keeps the bare run independent of what
+the `__init__` may import in future.
 """
 
 from __future__ import annotations
