@@ -351,7 +351,7 @@ def _now() -> datetime:
 
 
 def _is_async(generator: CaseGenerator) -> bool:
-    return inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(getattr(generator, "__call__", None))
+    return inspect.iscoroutinefunction(generator) or inspect.iscoroutinefunction(type(generator).__call__)
 
 
 @contextmanager

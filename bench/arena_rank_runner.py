@@ -107,8 +107,8 @@ def main(argv=None) -> int:
 
     multiprocessing.set_start_method(args.start_method, force=True)
 
-    import numpy as np
     import jax
+    import numpy as np
 
     jax.config.update("jax_enable_x64", True)
     from arena_rank.models.bradley_terry import BradleyTerry

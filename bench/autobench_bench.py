@@ -80,7 +80,7 @@ def one(n: int, folder: Path) -> dict:
     result = timed("generate", lambda: generate_dataset_sync(
         generate_cases, request, generator_id="autobench.examples.routing:generate_cases", dataset_id="bench", version="v1"))
     written = timed("publish", lambda: write_generation_result(result, folder / f"out-{n}" / "bench.yaml"))
-    del result, request
+    result = request = None  # free them before verify (the lambdas above have run)
     dataset = timed("verify", lambda: files.load_dataset(written.dataset))
     assert len(dataset.dataset.cases) == n
     return {

@@ -102,7 +102,7 @@ def real_code(root: Path) -> dict:
         packages.setdefault(home, []).append(path)
     files = flagged = structural = 0
     examples: list[str] = []
-    for home, paths in packages.items():
+    for paths in packages.values():
         codes = {}
         for path in paths:
             code = path.read_text(encoding="utf-8", errors="replace")

@@ -678,7 +678,7 @@ def lock_problems(root: Path, specs: list[DatasetSpec], checked_ids: set[str] | 
     except (OSError, ValueError) as error:
         return [Problem("corpus", None, registry.LOCK_FILE, f"unreadable: {error}")]
     ids = {s.id for s in specs}
-    for dataset_id, sha in sorted(lock.items()):
+    for dataset_id in sorted(lock):
         if checked_ids is not None and dataset_id not in checked_ids:
             continue
         if dataset_id not in ids:

@@ -196,7 +196,10 @@ def compute_metrics(records: Sequence[CheckpointRecord]) -> Metrics:
 
     input_total, output_total = total(r.input_tokens for r in ok), total(r.output_tokens for r in ok)
     duration = busy_seconds((r.started_at, r.ended_at) for r in records if r.ended_at)
-    per_s = (lambda n: round(n / duration, 3) if duration > 0 and n is not None else None)
+
+    def per_s(n: float | None) -> float | None:
+        return round(n / duration, 3) if duration > 0 and n is not None else None
+
     return Metrics(
         requests_total=len(records),
         requests_completed=len(ok),

@@ -530,9 +530,9 @@ def _hessian_from_h(h: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspa
     for j in range(k):
         np.multiply(h, bt.z[j], out=hz)
         hess[:m, m + j] = hess[m + j, :m] = _to_models(np.bincount(bt.p, hz, pairs.n_pairs), pairs)
-        for l in range(j, k):
-            np.multiply(hz, bt.z[l], out=t)
-            hess[m + j, m + l] = hess[m + l, m + j] = np.sum(t)
+        for other in range(j, k):
+            np.multiply(hz, bt.z[other], out=t)
+            hess[m + j, m + other] = hess[m + other, m + j] = np.sum(t)
         hess[m + j, m + j] += BETA_RIDGE
     return hess
 

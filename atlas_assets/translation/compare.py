@@ -58,7 +58,7 @@ def compare_cards(a: RunCard, b: RunCard, *, n_samples: int = 1000, alpha: float
     )  # fmt: skip
     signatures, results = test()
     out_metrics = {}
-    for (name, metric), (sig_name, signature) in zip(metrics.items(), signatures.items()):
+    for name, (sig_name, signature) in zip(metrics, signatures.items()):
         base, other = results[sig_name]
         out_metrics[name] = {
             "a": round(float(base.score), 4),

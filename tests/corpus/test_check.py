@@ -268,7 +268,10 @@ def test_lock_py_publishes_once_and_never_rewrites(corpus_copy):
     root = corpus_copy("prompts-code-v1")
     lock_py = ROOT / "_gen" / "lock.py"
     registry.write_lock({}, root)
-    run = lambda *a: subprocess.run([sys.executable, str(lock_py), "--root", str(root), *a], capture_output=True, text=True, timeout=60)
+
+    def run(*a: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(lock_py), "--root", str(root), *a], capture_output=True, text=True, timeout=60)
+
     assert run("prompts-code-v1").returncode == 0
     sha = registry.read_lock(root)["prompts-code-v1"]
     assert sha == registry.content_sha256(root / "prompts-code-v1", root)

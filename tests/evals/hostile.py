@@ -91,7 +91,7 @@ class HostileServer:
                 head = await reader.readuntil(b"\r\n\r\n")
                 lines = head.decode("latin-1").split("\r\n")
                 method, path, _ = lines[0].split(" ", 2)
-                length = next((int(l.split(":", 1)[1]) for l in lines if l.lower().startswith("content-length:")), 0)
+                length = next((int(h.split(":", 1)[1]) for h in lines if h.lower().startswith("content-length:")), 0)
                 body = await reader.readexactly(length)
                 request = Request(method, path, body, answered, len(self.requests), after)
                 self.requests.append(request)

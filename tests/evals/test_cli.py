@@ -192,7 +192,7 @@ def test_list_reports_names_dagster_cannot_take_and_still_lists_the_rest(tmp_pat
     assert listed.returncode == 1, listed.stderr
     assert "good " in listed.stdout and GOOD_UNICODE in listed.stdout and "syn-v1" in listed.stdout and "pinned" in listed.stdout
     errors = [line for line in listed.stderr.splitlines() if line.startswith("error: ")]
-    for name, shown, says in HOSTILE_NAMES:
+    for _name, shown, says in HOSTILE_NAMES:
         assert f"error: {engines}: engines.{shown}: engine name: {says}" in listed.stderr
     assert f"error: {workloads / 'x...y.yaml'}: id: workload id: contains '...' (Dagster's partition-range separator) (line 1)" in errors
     assert len(errors) == len(HOSTILE_NAMES) + 1
