@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atlas_assets.core.errors import AtlasError
+from atlas_assets.core.errors import AtlasError, located
 
 
 class DumpError(AtlasError, ValueError):
@@ -13,6 +13,4 @@ class DumpError(AtlasError, ValueError):
         self.line = line
         self.field = field
         self.message = message
-        where = self.path if line is None else f"{self.path}:{line}"
-        what = f"field '{field}': {message}" if field else message
-        super().__init__(f"{where}: {what}")
+        super().__init__(located(message, path=self.path, line=line, field=field))
