@@ -45,6 +45,8 @@ __all__ = [
     "guarded",
     "input_file",
     "output_file",
+    "resumable_interruption",
+    "whole_number",
 ]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 70, 130, 141
@@ -91,6 +93,29 @@ def output_file(option: str, path: Path) -> Path:
     if blocking is not None and not blocking.is_dir():
         raise OptionError(f"{option}: {blocking} is a file, so {path} cannot be created")
     return path
+
+
+def whole_number(minimum: int = 0, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse `type` for a whole number in [minimum, maximum] (a bad one is a usage error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
+def resumable_interruption(done: int, total: int, unit: str) -> int:
+    """Say on stderr that a resumable run stopped after `done` of `total` `unit`; EXIT_INTERRUPTED."""
+    print(f"interrupted: {done}/{total} {unit} recorded; run the same command again to resume", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

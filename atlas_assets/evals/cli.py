@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from atlas_assets.core.shell import resumable_interruption, whole_number
+
 if TYPE_CHECKING:
     from atlas_assets.evals.documents import RunResults
 
@@ -184,14 +186,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+_positive = whole_number(1)
 
 
 def _datasets_root(value: Path | None) -> Path:
@@ -285,9 +280,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(results_table(outcome.results, run_dir / RESULTS, outcome.sha256))
         print(f"wall time   {time.perf_counter() - started:.1f} s")
     if not outcome.complete:
-        print(f"interrupted: {outcome.results.run.rows_done}/{outcome.results.run.rows_selected} rows recorded; "
-              "run the same command again to resume", file=sys.stderr)
-        return 130
+        return resumable_interruption(outcome.results.run.rows_done, outcome.results.run.rows_selected, "rows")
     return 0
 
 

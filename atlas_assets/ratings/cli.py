@@ -15,7 +15,7 @@ from atlas_assets.core.atomic import atomic_write_bytes
 from atlas_assets.core.errors import AtlasError
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.progress import ProgressDisplay
-from atlas_assets.core.shell import DefaultsHelpFormatter, Parser, guarded, input_file, output_file
+from atlas_assets.core.shell import DefaultsHelpFormatter, Parser, guarded, input_file, output_file, whole_number
 from atlas_assets.ratings import PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.errors import DumpError
 
@@ -65,23 +65,7 @@ is named), a rejected dump or an unreadable input; 2 usage; 130 interrupted.
 """
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
-
-
-def _rounds(text: str) -> int:
-    from atlas_assets.ratings.leaderboard import MAX_BOOTSTRAP_ROUNDS
-
-    value = _non_negative(text)
-    if not 1 <= value <= MAX_BOOTSTRAP_ROUNDS:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_BOOTSTRAP_ROUNDS}, got {value}")
-    return value
+_non_negative = whole_number(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = ComputeParams()
     compute.add_argument("--seed", type=_non_negative, default=defaults.seed, help="seed of the bootstrap's random streams")
     compute.add_argument(
-        "--bootstrap-rounds", type=_rounds, default=defaults.bootstrap_rounds,
+        "--bootstrap-rounds", type=whole_number(1, MAX_BOOTSTRAP_ROUNDS), default=defaults.bootstrap_rounds,
         help=f"bootstrap replicates behind each confidence interval (1 to {MAX_BOOTSTRAP_ROUNDS})",
     )
     compute.add_argument(

@@ -153,7 +153,7 @@ def test_errors_name_the_file_and_field_and_exit_1(tmp_path, capsys):
     code, _, err = _main(capsys, "eval", "run", "--workload", "eval-instruction-v1", "--engine", "nope")
     assert code == 1 and "unknown engine 'nope'" in err
     code, _, err = _main(capsys, "eval", "run", "--workload", "x", "--engine", "y", "--limit", "0")
-    assert code == 2 and "must be at least 1" in err
+    assert code == 2 and "must be >= 1, got 0" in err
     code, _, err = _main(capsys, "eval", "rescore", str(tmp_path))
     assert code == 1 and f"{tmp_path / 'results.json'}: no results.json (not a run folder" in err
 
