@@ -115,7 +115,7 @@ def test_engine_and_option_errors(tmp_path):
     no_dataset = _script("--engine", "sim-strong")
     assert no_dataset.returncode == 2 and "the following arguments are required: --dataset" in no_dataset.stderr
     bad_limit = _script("--dataset", EXAMPLE, "--engine", "sim-strong", "--limit", "0")
-    assert bad_limit.returncode == 2 and "argument --limit: must be at least 1" in bad_limit.stderr
+    assert bad_limit.returncode == 2 and "argument --limit: must be >= 1, got 0" in bad_limit.stderr
 
 
 def test_help_teaches():
