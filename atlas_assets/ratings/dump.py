@@ -9,10 +9,17 @@ Validation (a rejection raises DumpError naming the path as given, the 1-based l
 and the field of the FIRST problem in file order; battles.jsonl is validated in full
 before votes.jsonl):
 
+* Files: both must be regular files (symlinks to them are fine); a FIFO, a device, a
+  directory or a socket is refused before it is opened (a FIFO without a writer would
+  block the open forever, /dev/zero never ends).
 * Lines: UTF-8 (no BOM), one JSON object per line, LF endings -- a line ending in
-  CRLF, a blank or whitespace-only line, or a last line without its trailing LF is
-  rejected. JSON is strict: NaN/Infinity literals and numbers overflowing a double
-  (1e999) are rejected, naming the field that holds them.
+  CRLF, a blank or whitespace-only line, a line longer than MAX_LINE_BYTES (16 MiB,
+  LF excluded), or a last line without its trailing LF is rejected. JSON is strict:
+  NaN/Infinity literals and numbers overflowing a double (1e999) are rejected, naming
+  the field that holds them. An object that repeats a key (at any depth, escaped
+  spellings included, unknown fields too) is rejected naming the first repeat in
+  document order (e.g. recording_a.video_key), before the field checks of its line:
+  parsers disagree on which occurrence counts, so such a line has no single meaning.
 * Headers (line 1): an object with kind "battles"/"votes", schema_version the
   integer 1 or 2 (booleans rejected), generated_at a timestamp; the battles header
   also needs categories, a list of distinct strings. The two headers' versions are
@@ -39,6 +46,14 @@ before votes.jsonl):
 * A JSON null counts as absent for optional fields (modality, telemetry_*, their
   members, screenshot_key, a recording battle's response_*) and is a wrong type for
   required ones. Unknown fields are ignored everywhere.
+
+Two readers, one result: each byte range is first read by a fast reader (msgspec
+decodes every line into a typed Struct, the remaining checks run on whole columns) that
+either vouches for the whole range or hands it to the explaining reader (orjson, record
+by record, the only source of error messages). The fast reader hands over on any
+problem and on anything merely unusual -- an unknown field, a CR byte, a v2 field in a
+v1 dump -- so a rejection, and the numbers of an accepted dump, are exactly the
+explaining reader's; a dump with unknown fields is read at the explaining reader's speed.
 
 Streaming: files are read in byte ranges of `chunk_bytes` cut on line boundaries.
 A range's parse keeps per-record numbers in array.array and its IDs in one pyarrow
