@@ -1131,7 +1131,9 @@ def read_dump(
         battles = _merge_battles(battles_name, battles_header, results, battle_ranges, progress)
         if isinstance(votes_header, DumpError):
             raise votes_header
-        votes = _merge_votes(votes_name, votes_header, results, vote_ranges, battles.ids, progress)
+        # The workers' memory is returned before the cross-record checks peak.
+        release = pool.shutdown if pool is not None else lambda: None
+        votes = _merge_votes(votes_name, votes_header, results, vote_ranges, battles.ids, progress, release)
         battles_sha256, votes_sha256 = hasher.result()
     finally:
         if pool is not None:
@@ -1207,6 +1209,7 @@ def _merge_votes(
     ranges: list[tuple[int, int]],
     battle_ids: pa.Array,
     progress: Progress | None,
+    parts_done: Callable[[], None],
 ) -> _Votes:
     vote_ids: list[pa.Array] = []
     refs: list[pa.Array] = []
@@ -1225,6 +1228,7 @@ def _merge_votes(
         first_line += len(part.vote_ids)
         if progress is not None:
             progress("votes", end, header.size)
+    parts_done()
     error, join = _vote_errors(path, vote_ids, refs, battle_ids)
     if error is not None:
         raise error
