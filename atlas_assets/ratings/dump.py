@@ -725,6 +725,10 @@ _V2_ONLY_FIELDS = ("modality", "recording_a", "recording_b", "telemetry_a", "tel
 _QUICK_TIMESTAMP_RE2 = "^" + _QUICK_TIMESTAMP.__self__.pattern + "$"
 
 
+def _column(records: list[Any], name: str) -> list[Any]:
+    return list(map(operator.attrgetter(name), records))
+
+
 def _lines(data: bytes) -> list[bytes] | None:
     """The lines of a range, or None if the fast reader must not take it."""
     if not data.endswith(b"\n") or b"\r" in data:
@@ -773,14 +777,14 @@ def _fast_votes(data: bytes) -> _VotePart | None:
     # Six keys and five string values per vote (weight is a number).
     if _string_tokens(data) != 11 * len(records):
         return None
-    created = [record.created_at for record in records]
+    created = _column(records, "created_at")
     if not _timestamps_ok(created):
         return None
     return _VotePart(
-        vote_ids=pa.array([record.vote_id for record in records], pa.string(), memory_pool=_POOL),
-        battle_ids=pa.array([record.battle_id for record in records], pa.string(), memory_pool=_POOL),
-        choice=np.fromiter(map(_CHOICES.__getitem__, [record.choice for record in records]), np.int8, len(records)),
-        weight=np.array([record.weight for record in records], dtype=np.float64),
+        vote_ids=pa.array(_column(records, "vote_id"), pa.string(), memory_pool=_POOL),
+        battle_ids=pa.array(_column(records, "battle_id"), pa.string(), memory_pool=_POOL),
+        choice=np.fromiter(map(_CHOICES.__getitem__, map(operator.attrgetter("choice"), records)), np.int8, len(records)),
+        weight=np.array(_column(records, "weight"), dtype=np.float64),
         error=None,
     )
 
@@ -808,7 +812,7 @@ def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _Ba
     except (msgspec.MsgspecError, ValueError):
         return None
     count = len(records)
-    columns = {name: [getattr(record, name) for record in records] for name in _OPTIONAL_BATTLE_FIELDS}
+    columns = {name: _column(records, name) for name in _OPTIONAL_BATTLE_FIELDS}
     if version < 2 and any(len(columns[name]) != columns[name].count(_MISSING) for name in _V2_ONLY_FIELDS):
         return None  # in v1 these are unknown fields, which only the explaining reader ignores
     # Six required keys with string values, then each optional key and its string value.
@@ -825,14 +829,14 @@ def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _Ba
     if _string_tokens(data) != tokens:
         return None
     category_index = {slug: index for index, slug in enumerate(categories)}
-    category = list(map(category_index.get, [record.category_slug for record in records]))
+    category = list(map(category_index.get, _column(records, "category_slug")))
     if None in category:
         return None
-    model_a = [record.model_a for record in records]
-    model_b = [record.model_b for record in records]
+    model_a = _column(records, "model_a")
+    model_b = _column(records, "model_b")
     if any(map(operator.eq, model_a, model_b)):
         return None
-    if not _timestamps_ok([record.created_at for record in records]):
+    if not _timestamps_ok(_column(records, "created_at")):
         return None
     features_a, features_b = array("d"), array("d")
     add_a, add_b, features, no_features = features_a.extend, features_b.extend, response_features, _NO_FEATURES
@@ -852,7 +856,7 @@ def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _Ba
     encoded = pa.array(model_a + model_b, pa.string()).dictionary_encode()
     codes = encoded.indices.to_numpy()
     return _BattlePart(
-        ids=pa.array([record.battle_id for record in records], pa.string(), memory_pool=_POOL),
+        ids=pa.array(_column(records, "battle_id"), pa.string(), memory_pool=_POOL),
         category=np.array(category, dtype=np.int32),
         model_a=codes[:count].astype(np.int32),
         model_b=codes[count:].astype(np.int32),
