@@ -11,7 +11,11 @@ browser-use):
    leaderboard.json), its peak RSS (getrusage of the child: the largest single process) and
    the peak summed RSS of its whole process tree (sampled from /proc every 50 ms; the
    reader's parallel workers are separate processes).
-3. Scores accuracy against truth.json: Spearman of rating_style_controlled vs the true
+3. Times the floor the issue (#16) sets: a bare single-process loop of `orjson.loads` over
+   every line of the same battles.jsonl and votes.jsonl, timed inside its own process
+   (interpreter start excluded), once before and once after the compute run; the faster
+   of the two is the baseline, and `ratio` = compute wall time / baseline (target <= 1.0).
+4. Scores accuracy against truth.json: Spearman of rating_style_controlled vs the true
    (style-free) strengths for models with >= 300 votes, and how often the 95 % CIs
    [ci_low_sc, ci_high_sc] contain the truth (non-provisional models), per category and
    pooled. The raw ratings are scored too, for information: they carry the voters' style
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -61,8 +66,20 @@ ENGINE_SEED = 42
 SPEARMAN_MIN_VOTES = 300
 
 # Targets (seconds / MB); None = no target at that size.
-TARGET_SECONDS = {1_000_000: 15.0, 5_000_000: 45.0}
-TARGET_PEAK_MB = {5_000_000: 2048.0}
+TARGET_SECONDS = {1_000_000: 15.0, 5_000_000: 20.0}
+TARGET_PEAK_MB = {5_000_000: 1536.0}
+TARGET_RATIO_ORJSON = 1.0  # compute wall time / bare orjson.loads loop over the same files
+
+ORJSON_LOOP = """\
+import sys, time, orjson
+loads = orjson.loads
+started = time.perf_counter()
+for path in sys.argv[1:]:
+    with open(path, "rb") as handle:
+        for line in handle:
+            loads(line)
+print(time.perf_counter() - started)
+"""
 TARGET_RATIO_BOOTSTRAP = 150.0
 TARGET_RATIO_SANDWICH = 1.0
 TARGET_SPEARMAN = 0.95
@@ -139,10 +156,20 @@ def run_measured(cmd: list[str], *, timeout: float, log_path: Path) -> dict[str,
     return {
         "seconds": seconds,
         "returncode": proc.returncode,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,  # the process and the children it waited for
         "peak_rss_mb": usage.ru_maxrss / 1024.0,  # Linux: KiB
         "peak_tree_rss_mb": max(tree_peak, usage.ru_maxrss * 1024) / 2**20,
         "timed_out": seconds > timeout,
     }
+
+
+def orjson_loop_seconds(folder: Path) -> float:
+    """Seconds of a bare single-process orjson.loads loop over battles.jsonl and votes.jsonl."""
+    done = subprocess.run(
+        [sys.executable, "-c", ORJSON_LOOP, str(folder / "battles.jsonl"), str(folder / "votes.jsonl")],
+        check=True, capture_output=True, text=True,
+    )
+    return float(done.stdout)
 
 
 def engine_command() -> list[str]:
@@ -333,20 +360,29 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"humaneval-ratings compute, {report['params']['rounds']} bootstrap rounds, "
           f"{report['params']['models']} models, {len(CATEGORIES)} categories "
           f"({report['machine']['cpu_count']} CPUs)")
-    head = f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'peak MB':>8} {'tree MB':>8} {'load':>5}  targets"
+    head = (f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'orjson s':>8} {'ratio':>6} {'peak MB':>8} "
+            f"{'tree MB':>8} {'load':>5}  targets")
     print(head)
     print("-" * len(head))
     for r in rows:
         n = r["votes"]
         tgt = []
+        ratio = r["ours"]["seconds"] / r["orjson_loop_seconds"]
+        tgt.append(f"ratio <= {TARGET_RATIO_ORJSON:.1f}{_mark(ratio <= TARGET_RATIO_ORJSON)}")
         if n in TARGET_SECONDS:
             tgt.append(f"<= {TARGET_SECONDS[n]:.0f} s{_mark(r['ours']['seconds'] <= TARGET_SECONDS[n])}")
         if n in TARGET_PEAK_MB:
             tgt.append(f"<= {TARGET_PEAK_MB[n]:.0f} MB{_mark(r['ours']['peak_tree_rss_mb'] <= TARGET_PEAK_MB[n])}")
         status = "" if r["ours"]["returncode"] == 0 else f"  FAILED (exit {r['ours']['returncode']})"
         print(f"{r['label']:>5} {n:>10,} {_fmt(r['generate_seconds']):>7} {r['ours']['seconds']:>8.2f} "
-              f"{r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f} "
+              f"{r['ours']['cpu_seconds']:>7.1f} {r['orjson_loop_seconds']:>8.2f} {ratio:>6.2f} {r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f} "
               f"{r['load_average_1min_before']:>5.1f}  {', '.join(tgt)}{status}")
+    for r in rows:
+        if r.get("sha256"):
+            print(f"{r['label']:>5} leaderboard.json sha256 {r['sha256']}")
+    print("(cpu s: user + system CPU of compute and its worker processes; less sensitive to other load than wall time)")
+    print("(orjson s: a bare single-process orjson.loads loop over the same two files, the faster of a run just before\n"
+          " and one just after ours; ratio: ours s / orjson s)")
     print("(gen s: dump generation, '-' = cached; peak MB: largest process; tree MB: whole process tree;\n"
           f" load: 1-min load average just before the run, on {report['machine']['cpu_count']} CPUs; it includes the "
           "bench's own previous step, and a value well above that means other work competed and inflated the time)")
@@ -455,14 +491,21 @@ def main(argv: list[str] | None = None) -> int:
                 "compute", "--battles", str(folder / "battles.jsonl"), "--votes", str(folder / "votes.jsonl"),
                 "--out", str(out), "--seed", str(ENGINE_SEED), "--bootstrap-rounds", str(args.rounds),
             ]
+            log(f"{label}: bare orjson.loads loop ...")
+            baseline = orjson_loop_seconds(folder)
             log(f"{label}: humaneval-ratings compute ...")
             load = os.getloadavg()[0]
             measured = run_measured(cmd, timeout=args.engine_timeout, log_path=work / f"compute-{label}.log")
+            baseline = min(baseline, orjson_loop_seconds(folder))
             row: dict[str, Any] = {"label": label, "votes": n, "dump": str(folder), "generate_seconds": gen_seconds,
                                    "dump_bytes": sum((folder / f).stat().st_size for f in ("battles.jsonl", "votes.jsonl")),
-                                   "ours": measured, "load_average_1min_before": load}
+                                   "ours": measured, "orjson_loop_seconds": baseline,
+                                   "ratio_to_orjson_loop": measured["seconds"] / baseline,
+                                   "load_average_1min_before": load}
             if measured["returncode"] == 0:
-                log(f"{label}: {measured['seconds']:.2f} s, peak {measured['peak_tree_rss_mb']:.0f} MB")
+                log(f"{label}: {measured['seconds']:.2f} s (orjson loop {baseline:.2f} s, ratio "
+                    f"{measured['seconds'] / baseline:.2f}), peak {measured['peak_tree_rss_mb']:.0f} MB")
+                row["sha256"] = hashlib.sha256(out.read_bytes()).hexdigest()
                 leaderboard = json.loads(out.read_text())
                 truth = json.loads((folder / "truth.json").read_text())
                 row["accuracy"] = accuracy(leaderboard, truth)

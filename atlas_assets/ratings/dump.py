@@ -9,10 +9,17 @@ Validation (a rejection raises DumpError naming the path as given, the 1-based l
 and the field of the FIRST problem in file order; battles.jsonl is validated in full
 before votes.jsonl):
 
+* Files: both must be regular files (symlinks to them are fine); a FIFO, a device, a
+  directory or a socket is refused before it is opened (a FIFO without a writer would
+  block the open forever, /dev/zero never ends).
 * Lines: UTF-8 (no BOM), one JSON object per line, LF endings -- a line ending in
-  CRLF, a blank or whitespace-only line, or a last line without its trailing LF is
-  rejected. JSON is strict: NaN/Infinity literals and numbers overflowing a double
-  (1e999) are rejected, naming the field that holds them.
+  CRLF, a blank or whitespace-only line, a line longer than MAX_LINE_BYTES (16 MiB,
+  LF excluded), or a last line without its trailing LF is rejected. JSON is strict:
+  NaN/Infinity literals and numbers overflowing a double (1e999) are rejected, naming
+  the field that holds them. An object that repeats a key (at any depth, escaped
+  spellings included, unknown fields too) is rejected naming the first repeat in
+  document order (e.g. recording_a.video_key), before the field checks of its line:
+  parsers disagree on which occurrence counts, so such a line has no single meaning.
 * Headers (line 1): an object with kind "battles"/"votes", schema_version the
   integer 1 or 2 (booleans rejected), generated_at a timestamp; the battles header
   also needs categories, a list of distinct strings. The two headers' versions are
@@ -40,6 +47,14 @@ before votes.jsonl):
   members, screenshot_key, a recording battle's response_*) and is a wrong type for
   required ones. Unknown fields are ignored everywhere.
 
+Two readers, one result: each byte range is first read by a fast reader (msgspec
+decodes every line into a typed Struct, the remaining checks run on whole columns) that
+either vouches for the whole range or hands it to the explaining reader (orjson, record
+by record, the only source of error messages). The fast reader hands over on any
+problem and on anything merely unusual -- an unknown field, a CR byte, a v2 field in a
+v1 dump -- so a rejection, and the numbers of an accepted dump, are exactly the
+explaining reader's; a dump with unknown fields is read at the explaining reader's speed.
+
 Streaming: files are read in byte ranges of `chunk_bytes` cut on line boundaries.
 A range's parse keeps per-record numbers in array.array and its IDs in one pyarrow
 string array, so no Python object per record outlives its range; duplicate IDs and
@@ -59,16 +74,19 @@ import hashlib
 import json
 import math
 import multiprocessing
+import operator
 import os
 import re
+import stat
 import threading
 from array import array
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 import orjson
 import pyarrow as pa
@@ -82,6 +100,7 @@ from atlas_assets.ratings.model import Dump, DumpHeader
 
 __all__ = [
     "CHUNK_BYTES",
+    "MAX_LINE_BYTES",
     "PARALLEL_MIN_BYTES",
     "Recording",
     "RecordingBattle",
@@ -96,6 +115,10 @@ CHUNK_BYTES = 8 << 20
 PARALLEL_MIN_BYTES = 256 << 20
 """With workers=None, dumps smaller than this (both files together) are parsed
 in-process: below it, starting worker processes costs more than it saves."""
+
+MAX_LINE_BYTES = 16 << 20
+"""The longest line accepted (LF excluded), so that a file without newlines (e.g. a
+device or a corrupted dump) is rejected with a line number instead of read into memory."""
 
 _MAX_AUTO_WORKERS = 8
 # pyarrow's default allocator (mimalloc) keeps freed memory for reuse; the system
@@ -352,6 +375,62 @@ def _check_recording_battle(record: dict) -> None:
 # --- reading byte ranges ----------------------------------------------------------
 
 
+def _too_long() -> _Reject:
+    return _Reject(None, f"line longer than {MAX_LINE_BYTES >> 20} MiB, the longest this reader accepts (not a dump file?)")
+
+
+class _Repeated(list):
+    """The (key, value) pairs of a JSON object that holds some key twice."""
+
+
+def _first_repeated(value: Any, path: str) -> str | None:
+    """Field path of the first repeated key in `value`, in document order."""
+    if isinstance(value, _Repeated):
+        seen: set[str] = set()
+        for key, item in value:
+            child = f"{path}.{key}" if path else key
+            if key in seen:
+                return child
+            seen.add(key)
+            found = _first_repeated(item, child)
+            if found:
+                return found
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found = _first_repeated(item, f"{path}.{key}" if path else key)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _first_repeated(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def _check_repeated_keys(line: bytes) -> None:
+    """Reject a line (already parsed by orjson) whose objects repeat a key: JSON parsers
+    disagree on which occurrence counts, so such a dump has no single meaning."""
+    repeated = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> Any:
+        nonlocal repeated
+        obj = dict(pairs)
+        if len(obj) == len(pairs):
+            return obj
+        repeated = True
+        return _Repeated(pairs)
+
+    try:
+        value = json.loads(line, object_pairs_hook=pairs_hook)
+    except RecursionError:
+        raise _Reject(None, "JSON nested too deeply to be checked for repeated keys") from None
+    if repeated:
+        field = _first_repeated(value, "")
+        raise _Reject(field, "the key appears twice in one object: readers disagree on which one counts")
+
+
+
 def _range_lines(path: str, start: int, end: int) -> Iterator[list[bytes]]:
     """Yield the lines (without LF) of bytes [start, end) in lists of about _READ_BLOCK bytes.
 
@@ -363,20 +442,28 @@ def _range_lines(path: str, start: int, end: int) -> Iterator[list[bytes]]:
         handle.seek(start)
         remaining = end - start
         pieces: list[bytes] = []  # an unfinished line, possibly spanning several reads
+        pending = 0  # its length so far
         while remaining > 0:
             data = handle.read(min(_READ_BLOCK, remaining))
             if not data:
                 raise _Reject(None, "unexpected end of file (did the file change while it was read?)")
             remaining -= len(data)
-            if b"\n" not in data:
+            newline = data.find(b"\n")
+            if newline < 0:
                 pieces.append(data)
+                pending += len(data)
+                if pending > MAX_LINE_BYTES:
+                    raise _too_long()
                 continue
+            if pending + newline > MAX_LINE_BYTES:
+                raise _too_long()
             if pieces:
                 pieces.append(data)
                 data = b"".join(pieces)
                 pieces = []
             lines = data.split(b"\n")
             tail = lines.pop()
+            pending = len(tail)
             if tail:
                 pieces.append(tail)
             if b"\r" in data:  # one memchr; a raw CR is rare (JSON strings escape it)
@@ -401,6 +488,7 @@ def _range_records(path: str, start: int, end: int) -> Iterator[dict[str, Any]]:
                 raise _diagnose(line, exc) from None
             if type(record) is not dict:
                 raise _Reject(None, f"a record must be a JSON object, got {_describe(record)}")
+            _check_repeated_keys(line)
             yield record
 
 
@@ -429,7 +517,8 @@ class _VotePart:
     error: tuple[int, str | None, str] | None
 
 
-def _parse_battles(path: str, start: int, end: int, version: int, categories: tuple[str, ...]) -> _BattlePart:
+def _explain_battles(path: str, start: int, end: int, version: int, categories: tuple[str, ...]) -> _BattlePart:
+    """The explaining reader of a battles range: validates record by record and stops at the first problem."""
     category_index = {slug: index for index, slug in enumerate(categories)}
     ids: list[str] = []
     category, model_a, model_b = array("i"), array("i"), array("i")
@@ -508,7 +597,8 @@ def _parse_battles(path: str, start: int, end: int, version: int, categories: tu
     )
 
 
-def _parse_votes(path: str, start: int, end: int) -> _VotePart:
+def _explain_votes(path: str, start: int, end: int) -> _VotePart:
+    """The explaining reader of a votes range."""
     vote_ids: list[str] = []
     battle_ids: list[str] = []
     choices, weights = array("b"), array("d")
@@ -557,9 +647,224 @@ def _parse_votes(path: str, start: int, end: int) -> _VotePart:
 
 
 def _run_task(task: tuple) -> _BattlePart | _VotePart:
-    """Worker entry point (module level so "spawn" workers can import it)."""
-    kind, *args = task
-    return _parse_battles(*args) if kind == "battles" else _parse_votes(*args)
+    """Worker entry point (module level so "spawn" workers can import it): the fast reader,
+    and the explaining one for a range the fast one does not vouch for."""
+    kind, path, start, end, *rest = task
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    if kind == "battles":
+        return _fast_battles(data, *rest) or _explain_battles(path, start, end, *rest)
+    return _fast_votes(data) or _explain_votes(path, start, end)
+
+
+# --- the fast reader -----------------------------------------------------------------
+#
+# msgspec decodes each line straight into a typed Struct (JSON syntax, types, the
+# enumerations and weight > 0 are checked in C); the rest is checked on whole columns. It returns None --
+# "let the explaining reader read this range" -- for anything it does not vouch for:
+# any decoding or validation failure, an unknown field (forbid_unknown_fields), a CR
+# byte, a range not ending in LF, a line over MAX_LINE_BYTES, and a repeated key. It
+# never explains anything, so every rejection message comes from one place.
+#
+# Repeated keys are found by counting: a Struct keeps one value per field, so a line
+# with a repeated key holds more JSON string tokens than its decoded Struct accounts
+# for. The string tokens are counted as the unescaped '"' bytes halved: every '"' of a
+# dump line is a delimiter unless a backslash escapes it (JSON strings hold no raw '"').
+
+_Missing = msgspec.UnsetType
+_MISSING = msgspec.UNSET
+_NonNegative = Annotated[float, msgspec.Meta(ge=0)]
+
+
+class _FastVote(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    vote_id: str
+    battle_id: str
+    voter_id: str
+    choice: Literal["win_a", "win_b", "tie"]
+    created_at: str
+    weight: Annotated[float, msgspec.Meta(gt=0)]
+
+
+class _FastRecording(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    video_key: str
+    trace_key: str
+    assisted: bool
+    screenshot_key: str | None | _Missing = _MISSING
+
+
+class _FastTelemetry(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    duration_ms: _NonNegative | None | _Missing = _MISSING
+    time_to_first_action_ms: _NonNegative | None | _Missing = _MISSING
+    steps: _NonNegative | None | _Missing = _MISSING
+    median_step_ms: _NonNegative | None | _Missing = _MISSING
+    model_ms_total: _NonNegative | None | _Missing = _MISSING
+    harness_ms_total: _NonNegative | None | _Missing = _MISSING
+
+
+class _FastBattle(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    battle_id: str
+    category_slug: str
+    model_a: str
+    model_b: str
+    created_at: str
+    normalization_mode: Literal["rendered", "raw"]
+    modality: Literal["text", "recording"] | None | _Missing = _MISSING
+    response_a: str | None | _Missing = _MISSING
+    response_b: str | None | _Missing = _MISSING
+    recording_a: _FastRecording | None | _Missing = _MISSING
+    recording_b: _FastRecording | None | _Missing = _MISSING
+    telemetry_a: _FastTelemetry | None | _Missing = _MISSING
+    telemetry_b: _FastTelemetry | None | _Missing = _MISSING
+
+
+_VOTE_DECODER = msgspec.json.Decoder(_FastVote)
+_BATTLE_DECODER = msgspec.json.Decoder(_FastBattle)
+_OPTIONAL_BATTLE_FIELDS = ("modality", "response_a", "response_b", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
+_V2_ONLY_FIELDS = ("modality", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
+_QUICK_TIMESTAMP_RE2 = "^" + _QUICK_TIMESTAMP.__self__.pattern + "$"
+
+
+def _column(records: list[Any], name: str) -> list[Any]:
+    return list(map(operator.attrgetter(name), records))
+
+
+def _lines(data: bytes) -> list[bytes] | None:
+    """The lines of a range, or None if the fast reader must not take it."""
+    if not data.endswith(b"\n") or b"\r" in data:
+        return None
+    lines = data.split(b"\n")
+    lines.pop()
+    if len(data) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
+        return None
+    return lines
+
+
+def _string_tokens(data: bytes) -> int:
+    """How many JSON strings (keys included) the lines of `data` hold, given they are valid JSON."""
+    if b"\\" not in data:
+        return data.count(b'"') // 2
+    raw = np.frombuffer(data, dtype=np.uint8)
+    quotes = np.flatnonzero(raw == 0x22)
+    escaped = quotes[raw[quotes - 1] == 0x5C]
+    delimiters = len(quotes) - len(escaped)
+    # A '"' after an even run of backslashes (escaped backslashes) is a delimiter after
+    # all; quotes after two or more backslashes are rare, so they are looked at one by one.
+    for quote in escaped[raw[escaped - 2] == 0x5C].tolist():
+        run = 2
+        while quote - run > 0 and raw[quote - run - 1] == 0x5C:
+            run += 1
+        delimiters += run % 2 == 0
+    return delimiters // 2
+
+
+def _timestamps_ok(values: list[str]) -> bool:
+    quick = pc.match_substring_regex(pa.array(values, pa.string()), _QUICK_TIMESTAMP_RE2)
+    if quick.false_count == 0:
+        return True
+    misses = np.flatnonzero(~quick.to_numpy(zero_copy_only=False))
+    return all(_timestamp_ok(values[index]) for index in misses.tolist())
+
+
+def _fast_votes(data: bytes) -> _VotePart | None:
+    lines = _lines(data)
+    if lines is None:
+        return None
+    try:
+        records = list(map(_VOTE_DECODER.decode, lines))
+    except (msgspec.MsgspecError, ValueError):
+        return None
+    # Six keys and five string values per vote (weight is a number).
+    if _string_tokens(data) != 11 * len(records):
+        return None
+    created = _column(records, "created_at")
+    if not _timestamps_ok(created):
+        return None
+    return _VotePart(
+        vote_ids=pa.array(_column(records, "vote_id"), pa.string(), memory_pool=_POOL),
+        battle_ids=pa.array(_column(records, "battle_id"), pa.string(), memory_pool=_POOL),
+        choice=np.fromiter(map(_CHOICES.__getitem__, map(operator.attrgetter("choice"), records)), np.int8, len(records)),
+        weight=np.array(_column(records, "weight"), dtype=np.float64),
+        error=None,
+    )
+
+
+def _recording_tokens(recording: Any) -> int:
+    if type(recording) is not _FastRecording:
+        return 0
+    screenshot = recording.screenshot_key
+    # video_key, trace_key, assisted: keys; video_key and trace_key: string values.
+    return 5 + (screenshot is not _MISSING) + (type(screenshot) is str)
+
+
+def _telemetry_tokens(telemetry: Any) -> int:
+    if type(telemetry) is not _FastTelemetry:
+        return 0
+    return sum(getattr(telemetry, name) is not _MISSING for name in _TELEMETRY_FIELDS)
+
+
+def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _BattlePart | None:
+    lines = _lines(data)
+    if lines is None:
+        return None
+    try:
+        records = list(map(_BATTLE_DECODER.decode, lines))
+    except (msgspec.MsgspecError, ValueError):
+        return None
+    count = len(records)
+    columns = {name: _column(records, name) for name in _OPTIONAL_BATTLE_FIELDS}
+    if version < 2 and any(len(columns[name]) != columns[name].count(_MISSING) for name in _V2_ONLY_FIELDS):
+        return None  # in v1 these are unknown fields, which only the explaining reader ignores
+    # Six required keys with string values, then each optional key and its string value.
+    tokens = 12 * count
+    for name in ("modality", "response_a", "response_b"):
+        values = columns[name]
+        present = count - values.count(_MISSING)
+        tokens += 2 * present - values.count(None)
+    for name in ("recording_a", "recording_b", "telemetry_a", "telemetry_b"):
+        values = columns[name]
+        tokens += count - values.count(_MISSING)
+        nested = _recording_tokens if name.startswith("recording") else _telemetry_tokens
+        tokens += sum(nested(value) for value in values if value is not None and value is not _MISSING)
+    if _string_tokens(data) != tokens:
+        return None
+    category_index = {slug: index for index, slug in enumerate(categories)}
+    category = list(map(category_index.get, _column(records, "category_slug")))
+    if None in category:
+        return None
+    model_a = _column(records, "model_a")
+    model_b = _column(records, "model_b")
+    if any(map(operator.eq, model_a, model_b)):
+        return None
+    if not _timestamps_ok(_column(records, "created_at")):
+        return None
+    features_a, features_b = array("d"), array("d")
+    add_a, add_b, features, no_features = features_a.extend, features_b.extend, response_features, _NO_FEATURES
+    for record, modality, text_a, text_b in zip(records, columns["modality"], columns["response_a"], columns["response_b"]):
+        if modality == "recording":
+            if text_a is not None and text_a is not _MISSING or text_b is not None and text_b is not _MISSING:
+                return None
+            if type(record.recording_a) is not _FastRecording or type(record.recording_b) is not _FastRecording:
+                return None
+            add_a(no_features)
+            add_b(no_features)
+        else:
+            if type(text_a) is not str or type(text_b) is not str:
+                return None
+            add_a(features(text_a, record.normalization_mode))
+            add_b(features(text_b, record.normalization_mode))
+    encoded = pa.array(model_a + model_b, pa.string()).dictionary_encode()
+    codes = encoded.indices.to_numpy()
+    return _BattlePart(
+        ids=pa.array(_column(records, "battle_id"), pa.string(), memory_pool=_POOL),
+        category=np.array(category, dtype=np.int32),
+        model_a=codes[:count].astype(np.int32),
+        model_b=codes[count:].astype(np.int32),
+        models=encoded.dictionary.to_pylist(),
+        features_a=np.frombuffer(features_a, dtype=np.float64).reshape(-1, 4),
+        features_b=np.frombuffer(features_b, dtype=np.float64).reshape(-1, 4),
+        error=None,
+    )
 
 
 # --- headers, ranges, hashing -----------------------------------------------------
@@ -574,14 +879,35 @@ class _Header:
     size: int  # file size in bytes
 
 
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _require_regular_file(path: str) -> None:
+    """Refuse anything but a regular file (after symlinks) before opening it: a FIFO
+    without a writer would block the open forever, a device such as /dev/zero never ends,
+    and the digests and byte ranges need a file whose size is known."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+        raise DumpError(path, None, None, f"is {kind}: a dump file must be a regular file")
+
+
 def _read_header(path: str, kind: str) -> _Header:
     """Read and validate line 1 of a dump file; raises DumpError."""
     with open(path, "rb") as handle:
-        line = handle.readline()
+        line = handle.readline(MAX_LINE_BYTES + 1)
         size = os.fstat(handle.fileno()).st_size
     if not line:
         raise DumpError(path, 1, None, f"empty file: the {kind} header line is missing")
     try:
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            raise _too_long()
         if not line.endswith(b"\n"):
             raise _Reject(None, "the file does not end with a newline (LF): truncated?")
         if line.endswith(b"\r\n"):
@@ -590,6 +916,7 @@ def _read_header(path: str, kind: str) -> _Header:
             header = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
             raise _diagnose(line[:-1], exc) from None
+        _check_repeated_keys(line)
         return _validate_header(header, kind, line_end=len(line), size=size)
     except _Reject as reject:
         raise DumpError(path, 1, reject.field, reject.message) from None
@@ -635,6 +962,9 @@ def _ranges(path: str, start: int, size: int, chunk_bytes: int) -> list[tuple[in
                 end = size
             else:
                 handle.seek(end - 1)
+                # Past this, the line is too long anyway: the range ends mid-line and its
+                # parse rejects the line.
+                limit = end + MAX_LINE_BYTES + 1
                 while True:
                     block = handle.read(1 << 16)
                     if not block:
@@ -645,6 +975,9 @@ def _ranges(path: str, start: int, size: int, chunk_bytes: int) -> list[tuple[in
                         end += newline
                         break
                     end += len(block)
+                    if end >= limit:
+                        end = min(end, size)
+                        break
             ranges.append((start, end))
             start = end
     return ranges
@@ -769,6 +1102,8 @@ def read_dump(
     if chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be >= 1, got {chunk_bytes}")
     battles_name, votes_name = str(battles_path), str(votes_path)
+    _require_regular_file(battles_name)
+    _require_regular_file(votes_name)
     hasher = _Hasher([battles_name, votes_name])
     hasher.start()
     pool = None
@@ -800,7 +1135,9 @@ def read_dump(
         battles = _merge_battles(battles_name, battles_header, results, battle_ranges, progress)
         if isinstance(votes_header, DumpError):
             raise votes_header
-        votes = _merge_votes(votes_name, votes_header, results, vote_ranges, battles.ids, progress)
+        # The workers' memory is returned before the cross-record checks peak.
+        release = pool.shutdown if pool is not None else lambda: None
+        votes = _merge_votes(votes_name, votes_header, results, vote_ranges, battles.ids, progress, release)
         battles_sha256, votes_sha256 = hasher.result()
     finally:
         if pool is not None:
@@ -876,6 +1213,7 @@ def _merge_votes(
     ranges: list[tuple[int, int]],
     battle_ids: pa.Array,
     progress: Progress | None,
+    parts_done: Callable[[], None],
 ) -> _Votes:
     vote_ids: list[pa.Array] = []
     refs: list[pa.Array] = []
@@ -894,6 +1232,7 @@ def _merge_votes(
         first_line += len(part.vote_ids)
         if progress is not None:
             progress("votes", end, header.size)
+    parts_done()
     error, join = _vote_errors(path, vote_ids, refs, battle_ids)
     if error is not None:
         raise error

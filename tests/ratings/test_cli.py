@@ -310,3 +310,43 @@ def test_a_redirected_stderr_gets_plain_progress_lines_and_quiet_none(worked_exa
     assert said[0].startswith("reading battles.jsonl: ") and any(line.startswith("bootstrap: ") for line in said)
     assert said[-1].startswith("wrote ") and not any("\r" in line or "\x1b" in line for line in said)
     assert compute(battles, votes, tmp_path / "b.json", "--quiet").stderr == ""
+
+
+def test_repeated_key_is_rejected_with_file_line_field(worked_example, tmp_path):
+    battles, votes = worked_example
+    lines = votes.read_text().splitlines()
+    lines[2] = lines[2].replace('"weight": 0.5', '"weight": -5, "weight": 0.75')
+    votes.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "leaderboard.json"
+    result = compute(battles, votes, out)
+    assert result.returncode == 1
+    assert f"{votes}:3: field 'weight': the key appears twice in one object" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_devices_and_fifos_are_refused_without_reading(worked_example, tmp_path, kind):
+    battles, _ = worked_example
+    if kind == "device":
+        votes = Path("/dev/zero")
+    else:
+        votes = tmp_path / "votes.fifo"
+        os.mkfifo(votes)  # no writer: opening it for reading would block forever
+    out = tmp_path / "leaderboard.json"
+    result = compute(battles, votes, out)  # run_cli's timeout fails the test if it hangs
+    assert result.returncode == 1
+    assert f"humaneval-ratings: error: --votes: {votes} is a device, FIFO or socket, not a regular file" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_over_long_line_is_a_bounded_clear_error(worked_example, tmp_path):
+    from atlas_assets.ratings.dump import MAX_LINE_BYTES
+
+    battles, votes = worked_example
+    with open(votes, "ab") as handle:
+        handle.write(b'{"vote_id": "' + b"9" * MAX_LINE_BYTES + b'"}')  # and no LF: one endless line
+    out = tmp_path / "leaderboard.json"
+    result = compute(battles, votes, out)
+    assert result.returncode == 1
+    assert f"{votes}:5: line longer than 16 MiB" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
