@@ -93,6 +93,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import BaseModel, ConfigDict
 
+from atlas_assets.core.cpus import usable_cpus
 from atlas_assets.ratings import SUPPORTED_DUMP_VERSIONS
 from atlas_assets.ratings.errors import DumpError
 from atlas_assets.ratings.features import NORMALIZATION_MODES, response_features
@@ -1022,8 +1023,7 @@ def _worker_count(workers: int | None, total_bytes: int, tasks: int) -> int:
     if workers is None:
         if total_bytes < PARALLEL_MIN_BYTES:
             return 1
-        available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        workers = min(available, _MAX_AUTO_WORKERS)
+        workers = min(usable_cpus(), _MAX_AUTO_WORKERS)
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if multiprocessing.current_process().daemon:
