@@ -10,7 +10,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 # The CLI's own notices that `dg` commands supersede these (our commands are the documented ones).
 export PYTHONWARNINGS := ignore:Function `asset_materialize_command` is superseded,ignore:Function `dev_command` is superseded
 
-.PHONY: leaderboard test dev bench lock clean
+.PHONY: leaderboard test typecheck dev bench lock clean
 
 leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults (RUN_CONFIG=extra.yaml merges more run config)
 	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard -c deploy/leaderboard.run.yaml $(addprefix -c ,$(RUN_CONFIG))
@@ -18,6 +18,9 @@ leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the 
 
 test: $(VENV)/.installed ## the whole test suite
 	$(BIN)/python -m pytest -n 2 -q
+
+typecheck: $(VENV)/.installed ## mypy with the [tool.mypy] config of pyproject.toml (strict on the domain packages and autobench)
+	$(BIN)/python -m mypy
 
 dev: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## the Dagster UI on http://127.0.0.1:3000
 	$(BIN)/python -m atlas_assets.orchestration.record_inputs
@@ -41,7 +44,7 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 lock: ## re-resolve requirements-lock.txt from pyproject.toml in a fresh venv
 	rm -rf .venv-lock
 	$(PYTHON) -m venv .venv-lock
-	.venv-lock/bin/python -m pip install --quiet -e '.[test]'
+	.venv-lock/bin/python -m pip install --quiet -e '.[test,dev]'
 	{ sed -n '1,3p' requirements-lock.txt; .venv-lock/bin/python -m pip freeze --exclude-editable; } > requirements-lock.txt.new
 	mv requirements-lock.txt.new requirements-lock.txt
 	rm -rf .venv-lock
