@@ -29,10 +29,14 @@ def json_encoder(*, sort_keys: bool, separators: tuple[str, str], ensure_ascii: 
     `json.dumps` uses, made once (same output; no NaN, no circular check: the values are
     trees of JSON types). The pure-Python encoder where CPython's C one is missing."""
     python = json.JSONEncoder(sort_keys=sort_keys, separators=separators, ensure_ascii=ensure_ascii, allow_nan=False)
-    make = json.encoder.c_make_encoder
+    make = json.encoder.c_make_encoder  # type: ignore[attr-defined]  # CPython's C accelerator, not in typeshed
     if make is None:
         return python.encode
-    strings = json.encoder.c_encode_basestring_ascii if ensure_ascii else json.encoder.c_encode_basestring
+    strings: Callable[[str], str] = (
+        json.encoder.c_encode_basestring_ascii  # type: ignore[attr-defined]  # C accelerator, not in typeshed
+        if ensure_ascii
+        else json.encoder.c_encode_basestring  # type: ignore[attr-defined]  # C accelerator, not in typeshed
+    )
     encode = make(None, python.default, strings, None, separators[1], separators[0], sort_keys, False, False)
 
     def run(value: Any) -> str:

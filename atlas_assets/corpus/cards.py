@@ -33,7 +33,7 @@ import datetime as _dt
 import json
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Final, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -44,7 +44,7 @@ from atlas_assets.corpus import registry
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORRECTIONS_FILE = "card-corrections.json"  # relative to the datasets root
-FORMAT_VERSION = 1
+FORMAT_VERSION: Final = 1
 SCHEMA_REL = Path("schemas") / "card-corrections" / str(FORMAT_VERSION) / "card_corrections_schema.json"
 # The legacy claim every first-wave card made; superseded by the per-scorer extraction map.
 _LEGACY_KEYS = ("extraction", "extraction_skipped_for")

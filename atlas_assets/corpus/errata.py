@@ -34,7 +34,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Final, Iterable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -45,7 +45,7 @@ from atlas_assets.core.hashing import sha256_file, sha256_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ERRATA_FILE = "errata.json"  # relative to the datasets root
-FORMAT_VERSION = 1
+FORMAT_VERSION: Final = 1
 SCHEMA_REL = Path("schemas") / "errata" / str(FORMAT_VERSION) / "errata_schema.json"
 ERRATUM_ID = r"^err-[0-9]{4}$"
 

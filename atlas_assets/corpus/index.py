@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from atlas_assets.corpus import registry
 
@@ -60,7 +61,7 @@ def human_bytes(size: int) -> str:
     return f"{size} B"
 
 
-def dataset_rows(root: Path) -> list[dict]:
+def dataset_rows(root: Path) -> list[dict[str, Any]]:
     """One summary per dataset: id, date, kind, rows, bytes, scorers, generator."""
     lib = registry.load_lib(root)
     out = []

@@ -40,8 +40,9 @@ def haystack_builder(datasets_root: str | Path = DEFAULT_DATASETS_ROOT) -> Modul
 def recipe_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The haystack recipe a row needs: meta.haystack of an eval row, or a haystack-v1 row."""
     meta = row.get("meta")
-    if isinstance(meta, Mapping) and isinstance(meta.get("haystack"), Mapping):
-        return meta["haystack"]
+    haystack = meta.get("haystack") if isinstance(meta, Mapping) else None
+    if isinstance(haystack, Mapping):
+        return haystack
     if row.get("algorithm") == "haystack-v1" and "needles" in row:
         return row
     return None
@@ -62,14 +63,17 @@ def rebuild_document(row: Mapping[str, Any], datasets_root: str | Path = DEFAULT
             f"row {row.get('id')!r}: rebuilt document sha256 {built.sha256} != recorded {recipe['sha256']}"
             " (haystack-v1/build.py or the recipe changed)"
         )
-    return built.document
+    document: str = built.document
+    return document
 
 
 def question_of(row: Mapping[str, Any]) -> str:
     if "question" in row and recipe_of(row) is row:
-        return row["question"]
+        question: str = row["question"]
+        return question
     if "prompt" in row:
-        return row["prompt"]
+        prompt: str = row["prompt"]
+        return prompt
     raise ValueError(f"row {row.get('id')!r} has neither prompt nor question")
 
 

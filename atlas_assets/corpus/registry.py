@@ -85,7 +85,8 @@ class DatasetSpec:
 
     @property
     def kind(self) -> str:
-        return self.card.get("kind", "")
+        kind: str = self.card.get("kind", "")
+        return kind
 
     @property
     def default_scorer(self) -> str | None:
@@ -107,12 +108,14 @@ class DatasetSpec:
 
     @property
     def rows_path(self) -> Path:
-        return self.folder / self.card.get("rows_file", "rows.jsonl")
+        rows_file: str = self.card.get("rows_file", "rows.jsonl")
+        return self.folder / rows_file
 
 
 def read_card(folder: Path) -> dict[str, Any]:
     with open(folder / "dataset.json", encoding="utf-8") as handle:
-        return json.load(handle)
+        card: dict[str, Any] = json.load(handle)
+    return card
 
 
 def discover(root: str | Path = DEFAULT_DATASETS_ROOT) -> list[DatasetSpec]:
@@ -142,11 +145,13 @@ def generator_files(spec: DatasetSpec) -> list[Path]:
 
 
 def content_sha256(folder: str | Path, root: str | Path = DEFAULT_DATASETS_ROOT) -> str:
-    return load_lib(root).content_sha256(folder)
+    digest: str = load_lib(root).content_sha256(folder)
+    return digest
 
 
 def dataset_files(folder: str | Path, root: str | Path = DEFAULT_DATASETS_ROOT) -> list[str]:
-    return load_lib(root).dataset_files(folder)
+    files: list[str] = load_lib(root).dataset_files(folder)
+    return files
 
 
 def read_lock(root: str | Path = DEFAULT_DATASETS_ROOT) -> dict[str, str]:
@@ -167,7 +172,8 @@ def write_lock(entries: dict[str, str], root: str | Path = DEFAULT_DATASETS_ROOT
         ),
         "datasets": dict(sorted(entries.items())),
     }
-    return lib.write_text(Path(root) / LOCK_FILE, json.dumps(body, indent=2, sort_keys=True) + "\n")
+    written: Path = lib.write_text(Path(root) / LOCK_FILE, json.dumps(body, indent=2, sort_keys=True) + "\n")
+    return written
 
 
 @dataclass

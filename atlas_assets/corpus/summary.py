@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 BUCKETS = (("xs", 128), ("s", 512), ("m", 2048), ("l", 8192), ("xl", 32768), ("xxl", None))
 BUCKET_ORDER = [name for name, _ in BUCKETS]
@@ -21,15 +21,19 @@ def bucket_of(tokens: int) -> str:
 
 def sent_tokens(row: Mapping[str, Any]) -> int:
     """approx_tokens of what the harness sends for a row (chars/4 heuristic)."""
-    if isinstance(row.get("approx_tokens"), int) and "messages" in row:
-        return row["approx_tokens"]
-    meta = row.get("meta") if isinstance(row.get("meta"), Mapping) else {}
-    if isinstance(meta.get("sent_approx_tokens"), int):
-        return meta["sent_approx_tokens"]
-    if isinstance(meta.get("haystack"), Mapping):
-        return int(meta["haystack"].get("approx_tokens", 0)) + math.ceil(len(str(row.get("prompt", ""))) / 4)
-    if isinstance(row.get("approx_tokens"), int):
-        return row["approx_tokens"]
+    approx = row.get("approx_tokens")
+    if isinstance(approx, int) and "messages" in row:
+        return approx
+    raw_meta = row.get("meta")
+    meta: Mapping[str, Any] = raw_meta if isinstance(raw_meta, Mapping) else {}
+    sent = meta.get("sent_approx_tokens")
+    if isinstance(sent, int):
+        return sent
+    haystack = meta.get("haystack")
+    if isinstance(haystack, Mapping):
+        return int(haystack.get("approx_tokens", 0)) + math.ceil(len(str(row.get("prompt", ""))) / 4)
+    if isinstance(approx, int):
+        return approx
     chars = len(row["prompt"]) if isinstance(row.get("prompt"), str) else 0
     for message in row.get("messages") or []:
         if isinstance(message, Mapping) and isinstance(message.get("content"), str):
@@ -37,7 +41,11 @@ def sent_tokens(row: Mapping[str, Any]) -> int:
     return max(1, math.ceil(chars / 4))
 
 
-def _pivot(rows: Sequence[Mapping[str, Any]], row_key, col_key, col_order: Sequence[str] | None, title: str) -> str:
+def _pivot(
+    rows: Sequence[Mapping[str, Any]],
+    row_key: Callable[[Mapping[str, Any]], object],
+    col_key: Callable[[Mapping[str, Any]], object],
+    col_order: Sequence[str] | None, title: str) -> str:
     counts: Counter[tuple[str, str]] = Counter((str(row_key(r)), str(col_key(r))) for r in rows)
     row_values = sorted({k[0] for k in counts}, key=_natural)
     col_values = [c for c in (col_order or []) if any(k[1] == c for k in counts)]
@@ -51,7 +59,7 @@ def _pivot(rows: Sequence[Mapping[str, Any]], row_key, col_key, col_order: Seque
     return "\n".join(lines)
 
 
-def _natural(value: str):
+def _natural(value: str) -> tuple[int, int, str]:
     return (0, int(value), "") if value.isdigit() else (1, 0, value)
 
 

@@ -83,7 +83,7 @@ class RetryPolicy:
     def delay(self, retry: int, retry_after: float | None) -> float:
         if retry_after is not None:
             return min(retry_after, self.retry_after_max_s)
-        base = min(self.backoff_s * (2**retry), self.backoff_max_s)
+        base: float = min(self.backoff_s * (2**retry), self.backoff_max_s)
         return base * random.uniform(0.5, 1.0)
 
 

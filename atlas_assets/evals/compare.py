@@ -59,10 +59,10 @@ class Comparison(BaseModel):
     excluded_rows: list[str] = []  # rows left unpaired because either run's errata took them out
 
 
-def _scored_rows(run_dir: Path, results: RunResults) -> dict[str, CheckpointRecord]:
+def _scored_rows(run_dir: Path, results: RunResults) -> dict[str, tuple[CheckpointRecord, RowScore]]:
     wanted = set(results.run.row_ids)
     records, _ = read_checkpoint(run_dir / CHECKPOINT)
-    return {r.id: r for r in records if r.id in wanted and r.score is not None}
+    return {r.id: (r, r.score) for r in records if r.id in wanted and r.score is not None}
 
 
 def excluded_of(results: RunResults) -> set[str]:
@@ -98,14 +98,14 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
     counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
     diffs = []
     for row_id in paired:
-        a, b = rows_a[row_id], rows_b[row_id]
-        key = (a.score.correct, b.score.correct)
+        (a, a_score), (b, b_score) = rows_a[row_id], rows_b[row_id]
+        key = (a_score.correct, b_score.correct)
         counts[key] += 1
         if key[0] != key[1]:
             diffs.append(
                 RowDiff(
                     id=row_id, a_correct=key[0], b_correct=key[1],
-                    a_extracted=_verdict_text(a.score), b_extracted=_verdict_text(b.score),
+                    a_extracted=_verdict_text(a_score), b_extracted=_verdict_text(b_score),
                     a_error=a.error, b_error=b.error,
                 )
             )

@@ -10,7 +10,7 @@ this harness knows is refused, naming the file, rather than misread. `Harness` a
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from typing import Any, Final, Literal, Mapping
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -38,7 +38,7 @@ __all__ = [
     "VersionedDocument",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION: Final = 1
 SHA256 = r"^[0-9a-f]{64}$"
 
 

@@ -92,7 +92,7 @@ def _cell_text(row: Mapping[str, Any] | None, missing: str = "—") -> str:
     return text + ("" if row["complete"] else " *")
 
 
-def _grid(rows: Sequence[Mapping[str, Any]], engines: Sequence[str], workloads: Sequence[str]):
+def _grid(rows: Sequence[Mapping[str, Any]], engines: Sequence[str], workloads: Sequence[str]) -> list[list[Mapping[str, Any] | None]]:
     by_key = {(r["workload"], r["engine"]): r for r in rows}
     return [[by_key.get((w, e)) for e in engines] for w in workloads]
 

@@ -73,9 +73,12 @@ def latency_table(metrics: Metrics) -> str:
 class FailedRequest(Protocol):
     """What a failure says of itself (a checkpoint record, results.json's or a run card's failure)."""
 
-    error: str | None
-    error_kind: str | None
-    status: int | None
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def error_kind(self) -> str | None: ...
+    @property
+    def status(self) -> int | None: ...
 
 
 F = TypeVar("F", bound=FailedRequest)
@@ -121,7 +124,8 @@ def _wrong_rows(
 ) -> tuple[list[list[str]], int]:
     expected = {str(r["id"]): r.get("answer") for r in rows}
     excluded = {e.id for e in results.scores.excluded} if results.scores else set()
-    out, count = [], 0
+    out: list[list[str]] = []
+    count = 0
     for row_id in results.run.row_ids:
         record = records.get(row_id)
         score = record.score if record else None

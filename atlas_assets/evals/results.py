@@ -187,7 +187,7 @@ def compute_metrics(records: Sequence[CheckpointRecord]) -> Metrics:
     tpots = [
         (r.e2e_s - r.ttft_s) / (r.output_tokens - 1)
         for r in ok
-        if r.ttft_s is not None and r.e2e_s is not None and (r.output_tokens or 0) > 1
+        if r.ttft_s is not None and r.e2e_s is not None and r.output_tokens is not None and r.output_tokens > 1
     ]
 
     def total(values: Iterable[int | None]) -> int | None:

@@ -115,9 +115,9 @@ class CircuitBreaker:
         self.count = self.count + 1 if cause == self.cause else 1
         self.cause = cause
         if self.limit and self.count >= self.limit and self.tripped is None:
-            status = f" (HTTP {cause[1]})" if cause[1] else ""
+            http = f" (HTTP {cause[1]})" if cause[1] else ""
             self.tripped = (f"stopped after {self.count} failed requests in a row with one cause: "
-                            f"{cause[0] or 'error'}{status}: {record.error[:200]}; fix the engine and run again to resume")
+                            f"{cause[0] or 'error'}{http}: {record.error[:200]}; fix the engine and run again to resume")
             return True
         return False
 
@@ -161,7 +161,7 @@ class RunOutcome:
     sent: int
     resumed: int
     stale: int
-    rows: list[Mapping[str, Any]] = field(default_factory=list)
+    rows: Sequence[Mapping[str, Any]] = field(default_factory=list)
     records: dict[str, CheckpointRecord] = field(default_factory=dict)
 
     @property

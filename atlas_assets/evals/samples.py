@@ -83,7 +83,10 @@ class Sample:
     def latencies(self) -> str:
         if self.record is None:
             return "not run"
-        fmt = lambda v: "—" if v is None else f"{v * 1000:.0f} ms"  # noqa: E731
+
+        def fmt(v: float | None) -> str:
+            return "—" if v is None else f"{v * 1000:.0f} ms"
+
         return f"TTFT {fmt(self.record.ttft_s)} · E2E {fmt(self.record.e2e_s)} · attempts {self.record.attempts}"
 
 

@@ -30,7 +30,7 @@ from dagster._core.definitions.data_version import (
 from atlas_assets.core.facts import Fact
 from atlas_assets.core.progress import ProgressLog
 
-_METADATA_KINDS = {
+_METADATA_KINDS: dict[str, Callable[[Any], dg.MetadataValue]] = {
     "int": lambda v: dg.MetadataValue.int(int(v)),
     "float": lambda v: dg.MetadataValue.float(float(v)),
     "text": lambda v: dg.MetadataValue.text(str(v)),
@@ -174,10 +174,12 @@ def on_disk_sensor(name: str, description: str, items: Callable[[], list[Publish
     return _sensor
 
 
-def record_on_disk_inputs(instance: dg.DagsterInstance, defs: dg.Definitions) -> list[dg.AssetMaterialization]:
+def record_on_disk_inputs(
+    instance: dg.DagsterInstance, defs: dg.Definitions
+) -> list[dg.AssetMaterialization | dg.AssetObservation | dg.AssetCheckEvaluation]:
     """One tick of every on-disk sensor, its events reported: what `make dev` runs before the
     UI starts, so a fresh instance shows its inputs at their bytes' versions at once."""
-    events: list[dg.AssetMaterialization] = []
+    events: list[dg.AssetMaterialization | dg.AssetObservation | dg.AssetCheckEvaluation] = []
     for sensor in defs.sensors or []:
         if not isinstance(sensor, dg.SensorDefinition) or dict(sensor.tags or {}) != ON_DISK_TAG:
             continue

@@ -21,17 +21,23 @@ _NOT_FOUND = {"404", "NoSuchKey", "NotFound"}
 
 
 class _Recording(Protocol):
-    video_key: str | None
-    trace_key: str | None
-    screenshot_key: str | None
+    @property
+    def video_key(self) -> str | None: ...
+    @property
+    def trace_key(self) -> str | None: ...
+    @property
+    def screenshot_key(self) -> str | None: ...
 
 
 class _RecordingBattle(Protocol):
     """The slice of atlas_assets.ratings.dump.RecordingBattle this module reads."""
 
-    battle_id: str
-    recording_a: _Recording
-    recording_b: _Recording
+    @property
+    def battle_id(self) -> str: ...
+    @property
+    def recording_a(self) -> _Recording: ...
+    @property
+    def recording_b(self) -> _Recording: ...
 
 
 @dataclass(frozen=True)
@@ -172,9 +178,9 @@ def check_recording_media(
     errors: dict[str, str] = {}
     for ref in refs:
         full = _object_key(prefix, ref.key)
-        exists, error = status[full]
-        if error is not None:
-            errors[full] = error
+        exists, head_error = status[full]
+        if head_error is not None:
+            errors[full] = head_error
         elif not exists:
             missing.setdefault(ref.battle_id, []).append(ref)
     return MediaReport(

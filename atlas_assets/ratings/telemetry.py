@@ -32,23 +32,35 @@ FIELDS: tuple[str, ...] = (
 
 
 class _Telemetry(Protocol):
-    duration_ms: int | float | None
-    time_to_first_action_ms: int | float | None
-    steps: int | float | None
-    median_step_ms: int | float | None
-    model_ms_total: int | float | None
-    harness_ms_total: int | float | None
+    @property
+    def duration_ms(self) -> int | float | None: ...
+    @property
+    def time_to_first_action_ms(self) -> int | float | None: ...
+    @property
+    def steps(self) -> int | float | None: ...
+    @property
+    def median_step_ms(self) -> int | float | None: ...
+    @property
+    def model_ms_total(self) -> int | float | None: ...
+    @property
+    def harness_ms_total(self) -> int | float | None: ...
 
 
 class _RecordingBattle(Protocol):
     """The slice of atlas_assets.ratings.dump.RecordingBattle this module reads."""
 
-    battle_id: str
-    category_slug: str
-    model_a: str
-    model_b: str
-    telemetry_a: _Telemetry | None
-    telemetry_b: _Telemetry | None
+    @property
+    def battle_id(self) -> str: ...
+    @property
+    def category_slug(self) -> str: ...
+    @property
+    def model_a(self) -> str: ...
+    @property
+    def model_b(self) -> str: ...
+    @property
+    def telemetry_a(self) -> _Telemetry | None: ...
+    @property
+    def telemetry_b(self) -> _Telemetry | None: ...
 
 
 @dataclass(frozen=True)

@@ -390,10 +390,12 @@ def _placeholder_arguments(schema: Any) -> dict[str, Any]:
     else one of the property's type)."""
     if not isinstance(schema, Mapping):
         return {}
-    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+    raw_properties = schema.get("properties")
+    properties: Mapping[Any, Any] = raw_properties if isinstance(raw_properties, Mapping) else {}
     arguments: dict[str, Any] = {}
     for name in schema.get("required") or ():
-        spec = properties.get(name) if isinstance(properties.get(name), Mapping) else {}
+        raw_spec = properties.get(name)
+        spec: Mapping[Any, Any] = raw_spec if isinstance(raw_spec, Mapping) else {}
         kind = spec.get("type")
         kind = kind[0] if isinstance(kind, list) and kind else kind
         enum = spec.get("enum")

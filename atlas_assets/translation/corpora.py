@@ -45,7 +45,7 @@ def duplicate_ids(reports: Sequence[ValidationReport]) -> list[Problem]:
     for report in reports:
         if report.ok:
             by_id[report.corpus.dataset.id].setdefault(Path(report.path).resolve(), report.path)  # type: ignore[union-attr]
-    problems = []
+    problems: list[Problem] = []
     for corpus_id, files in by_id.items():
         if len(files) > 1:
             named = ", ".join(files.values())

@@ -269,6 +269,7 @@ def _read_json(path: Path, names: _Names, problems: _Problems) -> tuple[dict[str
     except orjson.JSONDecodeError as exc:
         problems.at_file(None, f"not valid JSON: {exc}")
         return {}, [], {}
+    prefix: tuple[str, ...]
     if isinstance(data, list):
         block, entries, prefix, rest = {}, data, (), {}
     elif isinstance(data, dict) and isinstance(data.get("entries"), list):
@@ -476,7 +477,7 @@ def _block(file_block: dict[str, Any], entries: list[dict[str, Any]], options: I
     return {name: block[name] for name in dict.fromkeys([*DatasetBlock.model_fields, *block]) if name in block}
 
 
-def _with_defaults(values: dict[str, Any], defaults: dict[str, str]) -> dict[str, Any]:
+def _with_defaults(values: dict[str, Any], defaults: dict[Defaultable, str]) -> dict[str, Any]:
     for name, value in defaults.items():
         values.setdefault(name, value)
     return values
@@ -529,12 +530,12 @@ def import_corpus(path: str | Path, options: ImportOptions | None = None) -> Imp
             position = kept[int(problem.entry[1:])] if problem.entry.startswith("#") else by_label[problem.entry]
             problems.at_row(position, rows[position], problem.field, problem.message)
             continue
-        name = problem.field.removeprefix("dataset.") if problem.field and problem.field.startswith("dataset.") else None
-        if name in problems.missing:
+        block_field = problem.field.removeprefix("dataset.") if problem.field and problem.field.startswith("dataset.") else None
+        if block_field in problems.missing:
             continue  # the block's provenance, derived from the entries': named once above
-        if name == "targets" and "neither" in problem.message:  # the importer writes single-target corpora
-            name, problem = "target_language", replace(problem, field="dataset.target_language", message="required field is missing")
-        message = problem.message + (f" (set it with {option_flag(name)})" if name in DATASET_OPTIONS else "")
+        if block_field == "targets" and "neither" in problem.message:  # the importer writes single-target corpora
+            block_field, problem = "target_language", replace(problem, field="dataset.target_language", message="required field is missing")
+        message = problem.message + (f" (set it with {option_flag(block_field)})" if block_field in DATASET_OPTIONS else "")
         (warnings if problem.severity == "warning" else problems.file).append(FileProblem(str(path), problem.field, message))
     errors = problems.all()
     return ImportResult(None if errors else report.corpus, errors, warnings)

@@ -66,7 +66,8 @@ def _parse(tag: str) -> langcodes.Language:
 
 
 def _english(code: str) -> str | None:
-    return code_to_names(code).get("en")
+    name: str | None = code_to_names(code).get("en")
+    return name
 
 
 def _default_script(language: str, territory: str | None) -> str | None:
@@ -87,7 +88,9 @@ def language_name(tag: str) -> str:
         lang = _parse(tag)
     except ValueError:
         return tag
-    name = _english(lang.language) if lang.language else None
+    if not lang.language:
+        return tag
+    name = _english(lang.language)
     if name is None:
         return tag
     qualifiers = []

@@ -176,7 +176,8 @@ def check(expression: str) -> Verdict:
         why = str(exc) if isinstance(exc, ExpressionError) else "misplaced operators or parentheses"
         hint = _rewritten(expression)
         return Verdict(f"not a valid SPDX expression: {why[:200]}" + (f" ({hint})" if hint else ""))
-    errors, warnings = [], []
+    errors: list[str] = []
+    warnings: list[str] = []
     for symbol, text in _symbols(licensing, expression):
         if symbol is None:
             if text.strip() != text.strip().upper():

@@ -77,7 +77,8 @@ def _tool_call_from(obj: Any) -> ToolCall:
     if isinstance(obj, ToolCall):
         return obj
     if isinstance(obj, Mapping):
-        fn = obj.get("function") if isinstance(obj.get("function"), Mapping) else obj
+        function = obj.get("function")
+        fn: Mapping[Any, Any] = function if isinstance(function, Mapping) else obj
         return ToolCall(name=str(fn.get("name", "")), arguments=fn.get("arguments"))
     raise TypeError(f"cannot read a tool call from {type(obj).__name__}")
 

@@ -39,6 +39,14 @@ def _expected(row: Mapping[str, Any]) -> Fraction:
     return expected
 
 
+def _tolerance(row: Mapping[str, Any], key: str) -> Fraction:
+    """meta[key] as a Fraction; an unreadable tolerance is a broken row, like an unreadable answer."""
+    tolerance = to_fraction(row["meta"][key])
+    if tolerance is None:
+        raise ValueError(f"row {row.get('id')}: {key} {row['meta'][key]!r} is not a number")
+    return tolerance
+
+
 @register
 class Numeric(Scorer):
     name = "numeric"
@@ -60,7 +68,9 @@ class Numeric(Scorer):
         if tol is None and rel is None:
             return Verdict(value == expected, text)
         diff = abs(value - expected)
-        ok = (tol is not None and diff <= to_fraction(tol)) or (rel is not None and diff <= to_fraction(rel) * abs(expected))
+        ok = (tol is not None and diff <= _tolerance(row, "tolerance")) or (
+            rel is not None and diff <= _tolerance(row, "rel_tolerance") * abs(expected)
+        )
         return Verdict(bool(ok), text)
 
     def reference(self, row: Mapping[str, Any]) -> ModelOutput:

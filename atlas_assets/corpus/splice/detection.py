@@ -329,7 +329,7 @@ def _line_counts(text: str, blanked: str, blanked_tokens: list[Token], *, exact:
     blanked as prose are not counted, which saves tokenizing the text a second time: the
     module-line count is then a lower bound, enough when it already clears the threshold."""
     outside_comments = {t.line for t in js_tokens(text)} if exact else set()  # lines with a token
-    by_line: dict[int, list] = {}
+    by_line: dict[int, list[Token]] = {}
     for tok in blanked_tokens:
         by_line.setdefault(tok.line, []).append(tok)
     code_count = module_count = 0
@@ -346,7 +346,7 @@ def _line_counts(text: str, blanked: str, blanked_tokens: list[Token], *, exact:
     return code_count, module_count
 
 
-def _prose_tokens(tokens: list) -> bool:
+def _prose_tokens(tokens: list[Token]) -> bool:
     """The tokens of one line are natural language, not JavaScript: two words side by side
     (neither a keyword that takes one: ``return x``), a quote that never closes (``I'm``),
     or one bare word with at most a closing ``. : ! ?`` (``Sure!``)."""

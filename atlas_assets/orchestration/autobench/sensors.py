@@ -17,7 +17,7 @@ def make_partitions_sensor(project: Path | None) -> dg.SensorDefinition:
         doc = load_project_report(project).project
         existing = set(context.instance.get_dynamic_partitions(PARTITIONS_NAME))
         wanted = set(doc.generations)
-        requests = []
+        requests: list[dg.AddDynamicPartitionsRequest | dg.DeleteDynamicPartitionsRequest] = []
         if wanted - existing:
             requests.append(partitions_def.build_add_request(sorted(wanted - existing)))
         if existing - wanted:

@@ -195,7 +195,7 @@ def build_defs(
         corpus: CorpusResource,
         artifact_store: ArtifactStoreResource,
     ) -> dg.MaterializeResult:
-        keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
+        keys = context.partition_key.keys_by_dimension
         engine_name, workload_id = keys[ENGINE_DIM], keys[WORKLOAD_DIM]
         engine = evals.engines().get(engine_name)
         workload = evals.workloads().get(workload_id)

@@ -138,7 +138,7 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         "report (per-language chrF++ and BLEU with intervals, their mean, a plot)." + problems,
     )
     def translation_run(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
-        keys = context.partition_key.keys_by_dimension  # type: ignore[attr-defined]
+        keys = context.partition_key.keys_by_dimension
         engine_name, corpus_id = keys[ENGINE_DIM], keys[CORPUS_DIM]
         engine = translation.engines().get(engine_name)
         loaded = translation.valid_corpora().get(corpus_id)
