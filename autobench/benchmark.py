@@ -39,7 +39,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TextIO
 from urllib.parse import unquote, urlparse
 
 from atlas_assets.core.atomic import atomic_write_bytes
@@ -53,6 +53,9 @@ from autobench import compare, files
 from autobench import evaluators as evals
 from autobench.models import Case
 from autobench.progress import BenchmarkCounts
+
+if TYPE_CHECKING:
+    from autobench.evals_format import Imported
 
 
 class BenchmarkError(AtlasError, ValueError):
@@ -79,7 +82,7 @@ def verified_dataset(spec: files.BenchmarkSpec, base: Path) -> files.DatasetBody
     return dataset
 
 
-def _load(spec: files.BenchmarkSpec, path: Path) -> Any:
+def _load(spec: files.BenchmarkSpec, path: Path) -> files.DatasetFile | Imported:
     """An autobench dataset file (`files.load_dataset`) or a Pydantic Evals one (an `imported`
     dataset of the benchmark's version, its evaluators mapped: `evals_format.Imported`)."""
     from autobench import evals_format, yamlio
@@ -101,7 +104,7 @@ def resolved(spec: files.BenchmarkSpec, base: Path) -> tuple[files.BenchmarkSpec
     added (its dataset-level ones after the benchmark's, its cases' after theirs)."""
     dataset = verified_dataset(spec, base)
     loaded = _load(spec, dataset_path(spec, base)) if dataset.source == "imported" and dataset.imported_from else None
-    if loaded is None or not hasattr(loaded, "case_evaluators"):
+    if loaded is None or isinstance(loaded, files.DatasetFile):  # only a Pydantic Evals file maps evaluators
         return spec, dataset
     from pydantic import TypeAdapter, ValidationError
 
@@ -161,7 +164,7 @@ def evaluators_sha256(spec: files.BenchmarkSpec, case_id: str) -> str | None:
     return sha256_json(evals.spec_json(entries)) if entries else None
 
 
-def build_evaluators(name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, base: Path) -> dict[str, list[evals.Evaluator]]:
+def build_evaluators(name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, base: Path) -> dict[str, list[evals.Evaluator[Any]]]:
     """Each case's evaluators (the benchmark's, shared, then its own); BenchmarkError names
     the YAML field of one that cannot run (a python evaluator that does not import, ...)."""
     where = f"benchmark.{name}"
@@ -207,7 +210,7 @@ async def _call(fn: Any, case: Case, config: Mapping[str, Any]) -> Any:
 
 async def _run_cells(
     name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: ProgressLog | None,
-    judged: Mapping[str, Sequence[evals.Evaluator]] | None = None,
+    judged: Mapping[str, Sequence[evals.Evaluator[Any]]] | None = None,
 ) -> None:
     judged = judged or {}
     esha = {case.id: evaluators_sha256(spec, case.id) for case in dataset.cases}
@@ -218,7 +221,8 @@ async def _run_cells(
         vsha = variant_sha256(config)
         for case in dataset.cases:
             meta = case.metadata.get("generation")
-            csha = (meta.get("case_sha256") if isinstance(meta, dict) else None) or files.case_sha256(case)
+            recorded_sha = meta.get("case_sha256") if isinstance(meta, dict) else None
+            csha = recorded_sha if isinstance(recorded_sha, str) and recorded_sha else files.case_sha256(case)
             row = recorded.get((dataset.sha256, variant, vsha, case.id, csha, esha[case.id]))
             if row is None:
                 todo.append((variant, config, vsha, case, csha))
@@ -403,7 +407,7 @@ def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[Vari
 def run_benchmark(
     name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None,
     progress: ProgressLog | None = None, dataset: files.DatasetBody | None = None,
-    evaluators: Mapping[str, Sequence[evals.Evaluator]] | None = None,
+    evaluators: Mapping[str, Sequence[evals.Evaluator[Any]]] | None = None,
 ) -> list[VariantSummary]:
     """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here);
     `evaluators`: what `build_evaluators` returned for it (else built here).

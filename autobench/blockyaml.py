@@ -131,7 +131,7 @@ def _plain(text: str, memo: dict[str, Any]) -> Any:
         pass
     if _DECIMAL.fullmatch(text) and len(text) <= 4300:  # what construct_yaml_int does with a plain decimal
         return int(text)
-    tag = _ONE.resolve(ScalarNode, text, (True, False))
+    tag = _ONE.resolve(ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]  # types-PyYAML leaves resolve unannotated
     if tag == _STR:
         value: Any = text
     elif tag in _TYPED:
@@ -584,7 +584,7 @@ def _scalar_text(text: str, memo: dict[str, str]) -> str:
     cached = memo.get(text)
     if cached is not None:
         return cached
-    if _PLAIN_OUT.fullmatch(text) and "  " not in text and (text[0] not in _FIRST_CHARS or _ONE.resolve(ScalarNode, text, (True, False)) == _STR):
+    if _PLAIN_OUT.fullmatch(text) and "  " not in text and (text[0] not in _FIRST_CHARS or _ONE.resolve(ScalarNode, text, (True, False)) == _STR):  # type: ignore[no-untyped-call]  # as in _plain
         out = text
     else:
         out = _quoted(text)

@@ -86,6 +86,7 @@ def sign_flip_p(differences: Sequence[float]) -> tuple[float, str]:
 def compare(measure: str, a: str, b: str, pairs: Sequence[tuple[bool | float, bool | float]]) -> dict[str, Any]:
     """One paired comparison of variants `a` and `b` on `measure` (module docstring)."""
     n = len(pairs)
+    edge: float
     if all(isinstance(x, bool) and isinstance(y, bool) for x, y in pairs):
         a_wins = sum(1 for x, y in pairs if x and not y)
         b_wins = sum(1 for x, y in pairs if y and not x)

@@ -35,7 +35,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Optional, Sequence, Union
+from typing import Annotated, Any, Callable, ClassVar, Generic, Literal, Mapping, Optional, Sequence, TypeVar, Union
 
 import jsonschema
 import orjson
@@ -75,12 +75,17 @@ class Options(BaseModel):
     label: Optional[str] = Field(default=None, min_length=1, description="The name the result is recorded under (default: the evaluator's).")
 
 
-class Evaluator:
+OptionsT = TypeVar("OptionsT", bound=Options)
+
+
+class Evaluator(Generic[OptionsT]):
+    """An evaluator reading its own options model (`OptionsT`, registered as `Options`)."""
+
     name: ClassVar[str]
     Options: ClassVar[type[Options]] = Options
     shorthand: ClassVar[Optional[str]] = None  # the option a scalar entry sets: `contains: billing`
 
-    def __init__(self, options: Options, where: str, base: Path) -> None:
+    def __init__(self, options: OptionsT, where: str, base: Path) -> None:
         self.options = options
         self.where = where
         self.label = options.label or self.name
@@ -95,14 +100,14 @@ class Evaluator:
         return self.evaluate(case, output, duration_s)
 
 
-REGISTRY: dict[str, type[Evaluator]] = {}
+REGISTRY: dict[str, type[Evaluator[Any]]] = {}
 
 
-def register(name: str, options: type[Options] = Options, shorthand: str | None = None) -> Callable[[type[Evaluator]], type[Evaluator]]:
+def register(name: str, options: type[Options] = Options, shorthand: str | None = None) -> Callable[[type[Evaluator[Any]]], type[Evaluator[Any]]]:
     """Register an evaluator class under its YAML name, with its options model and the
     option a scalar entry sets (`contains: billing` is `contains: {value: billing}`)."""
 
-    def add(cls: type[Evaluator]) -> type[Evaluator]:
+    def add(cls: type[Evaluator[Any]]) -> type[Evaluator[Any]]:
         cls.name, cls.Options, cls.shorthand = name, options, shorthand
         REGISTRY[name] = cls
         return cls
@@ -119,7 +124,7 @@ def _show(value: Any, limit: int = 80) -> str:
 
 
 @register("equals-expected")
-class EqualsExpected(Evaluator):
+class EqualsExpected(Evaluator[Options]):
     def evaluate(self, case: Case, output: Any, duration_s: float) -> EvaluatorResult:
         if output == case.expected:
             return EvaluatorResult(True, "output equals expected")
@@ -132,7 +137,7 @@ class ContainsOptions(Options):
 
 
 @register("contains", ContainsOptions, shorthand="value")
-class Contains(Evaluator):
+class Contains(Evaluator[ContainsOptions]):
     def _fold(self, value: Any) -> Any:
         return value if self.options.case_sensitive or not isinstance(value, str) else value.casefold()
 
@@ -171,7 +176,7 @@ class IsInstanceOptions(Options):
 
 
 @register("is-instance", IsInstanceOptions, shorthand="type")
-class IsInstance(Evaluator):
+class IsInstance(Evaluator[IsInstanceOptions]):
     def evaluate(self, case: Case, output: Any, duration_s: float) -> EvaluatorResult:
         ok = _TYPES[self.options.type](output)
         return EvaluatorResult(ok, f"output is {type(output).__name__}{'' if ok else ', not ' + self.options.type}")
@@ -183,8 +188,8 @@ class JsonSchemaOptions(Options):
 
 
 @register("json-schema", JsonSchemaOptions, shorthand="schema_")
-class JsonSchemaMatch(Evaluator):
-    def __init__(self, options: Options, where: str, base: Path) -> None:
+class JsonSchemaMatch(Evaluator[JsonSchemaOptions]):
+    def __init__(self, options: JsonSchemaOptions, where: str, base: Path) -> None:
         super().__init__(options, where, base)
         schema = self.options.schema_
         cls = jsonschema.validators.validator_for(schema)
@@ -212,7 +217,7 @@ class MaxDurationOptions(Options):
 
 
 @register("max-duration", MaxDurationOptions, shorthand="seconds")
-class MaxDuration(Evaluator):
+class MaxDuration(Evaluator[MaxDurationOptions]):
     def evaluate(self, case: Case, output: Any, duration_s: float) -> EvaluatorResult:
         ok = duration_s <= self.options.seconds
         return EvaluatorResult(ok, f"took {duration_s:.3f} s ({'within' if ok else 'over'} {self.options.seconds:g} s)")
@@ -241,8 +246,8 @@ def coerce_result(value: Any) -> EvaluatorResult:
 
 
 @register("python", PythonOptions, shorthand="function")
-class PythonEvaluator(Evaluator):
-    def __init__(self, options: Options, where: str, base: Path) -> None:
+class PythonEvaluator(Evaluator[PythonOptions]):
+    def __init__(self, options: PythonOptions, where: str, base: Path) -> None:
         super().__init__(options, where, base)
         from autobench.cli import load_callable
 
@@ -304,12 +309,12 @@ def _block(tag: str, value: Any) -> str:
 
 
 @register("llm-judge", JudgeOptions)
-class LLMJudge(Evaluator):
+class LLMJudge(Evaluator[JudgeOptions]):
     """Asks an engine (temperature 0) whether the output meets the rubric; records the
     sha256 of the exact system prompt (template + rubric) and the model that answered."""
 
 
-    def __init__(self, options: Options, where: str, base: Path) -> None:
+    def __init__(self, options: JudgeOptions, where: str, base: Path) -> None:
         super().__init__(options, where, base)
         from atlas_assets.evals.config import ConfigError
         from atlas_assets.evals.engines import resolve_engine
@@ -370,7 +375,7 @@ class LLMJudge(Evaluator):
 # --- the YAML entry type -------------------------------------------------------------------
 
 
-def _entry(cls: type[Evaluator]) -> type[BaseModel]:
+def _entry(cls: type[Evaluator[Any]]) -> type[BaseModel]:
     """`{<name>: <options>}` (or `{<name>: <scalar>}` for the evaluator's shorthand option)."""
     options: Any = cls.Options
     if cls.shorthand:
@@ -411,7 +416,7 @@ def _validate_entry(value: Any) -> Any:
 
 EvaluatorSpec = Annotated[
     Any,
-    PlainValidator(_validate_entry, json_schema_input_type=Union[(Literal[_BARE], *_ENTRIES.values())]),  # type: ignore[misc]
+    PlainValidator(_validate_entry, json_schema_input_type=Union[(Literal[_BARE], *_ENTRIES.values())]),
 ]
 
 
@@ -419,7 +424,7 @@ def _name(entry: Any) -> str:
     return entry if isinstance(entry, str) else next(name for name, model in _ENTRIES.items() if isinstance(entry, model))
 
 
-def _parts(entry: Any) -> tuple[type[Evaluator], Options]:
+def _parts(entry: Any) -> tuple[type[Evaluator[Any]], Any]:  # Any: the options class follows from the name
     cls = REGISTRY[_name(entry)]
     return cls, (cls.Options() if isinstance(entry, str) else entry.options)
 
@@ -431,9 +436,9 @@ def spec_json(entries: Sequence[Any]) -> list[Any]:
     return [{e: {}} if isinstance(e, str) else e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in entries]
 
 
-def build(entries: Sequence[Any], where: str, base: Path) -> list[Evaluator]:
+def build(entries: Sequence[Any], where: str, base: Path) -> list[Evaluator[Any]]:
     """The evaluators of validated YAML entries (`where`: their YAML path, for errors)."""
-    out: list[Evaluator] = []
+    out: list[Evaluator[Any]] = []
     for i, entry in enumerate(entries):
         cls, options = _parts(entry)
         out.append(cls(options, f"{where}.{i}.{cls.name}", base))
@@ -441,7 +446,7 @@ def build(entries: Sequence[Any], where: str, base: Path) -> list[Evaluator]:
     return out
 
 
-def check_names(evaluators: Sequence[Evaluator], where: str) -> None:
+def check_names(evaluators: Sequence[Evaluator[Any]], where: str) -> None:
     """Results are recorded by name: one name per evaluator of a case, none reserved."""
     labels = [e.label for e in evaluators]
     for label in labels:
@@ -451,7 +456,7 @@ def check_names(evaluators: Sequence[Evaluator], where: str) -> None:
             raise EvaluatorConfigError(f"{where}: two evaluators named {label!r}; give one a `label`")
 
 
-async def open_all(evaluators: Sequence[Evaluator], stack: contextlib.AsyncExitStack, concurrency: int) -> None:
+async def open_all(evaluators: Sequence[Evaluator[Any]], stack: contextlib.AsyncExitStack, concurrency: int) -> None:
     for evaluator in evaluators:
         await evaluator.open(stack, concurrency)
 
@@ -463,7 +468,7 @@ def record(evaluator_name: str, label: str, result: EvaluatorResult) -> dict[str
 
 
 async def evaluate_all(
-    evaluators: Sequence[Evaluator], case: Case, output: Any, duration_s: float, task_error: str | None
+    evaluators: Sequence[Evaluator[Any]], case: Case, output: Any, duration_s: float, task_error: str | None
 ) -> list[dict[str, Any]]:
     """Every evaluator's record for one cell; one that raises is recorded as an error (its
     reason the exception), and a cell whose task raised is not evaluated (each an error)."""

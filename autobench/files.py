@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, StrictInt, ValidationError, model_validator
 
@@ -307,7 +307,10 @@ def describe(exc: ValidationError, prefix: str = "", node: Any = None, base: tup
     return "\n".join(lines)
 
 
-def load_document(path: str | Path, model: type[BaseModel], raw: Any = None) -> Any:
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def load_document(path: str | Path, model: type[ModelT], raw: Any = None) -> ModelT:
     """Read YAML with the safe loader (`autobench.yamlio`) and validate it against `model`;
     DocumentError names the file, the field(s) and their lines. `raw`: the file's content,
     when the caller has read it already."""
@@ -316,7 +319,7 @@ def load_document(path: str | Path, model: type[BaseModel], raw: Any = None) -> 
 
 
 @without_collector
-def load_document_node(path: str | Path, model: type[BaseModel], raw: Any = None) -> tuple[Any, Any]:
+def load_document_node(path: str | Path, model: type[ModelT], raw: Any = None) -> tuple[ModelT, Any]:
     """`load_document` and the composed YAML node tree (for the lines of later errors)."""
     path = Path(path)
     node = None

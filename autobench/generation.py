@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Awaitable, Callable, Iterable, Iterator, Mapping, Optional, Union, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, model_validator
 
@@ -390,11 +390,10 @@ async def generate_dataset(
     started = _now()
     with _reported(progress, dataset_id, generator_id) as report, older_objects_frozen():
         if _is_async(generator):
-            batch = await generator(request)
+            batch = await cast(Awaitable[GeneratedCaseBatch], generator(request))  # _is_async: a coroutine function
         else:
-            batch = await asyncio.to_thread(generator, request)
-            if inspect.isawaitable(batch):
-                batch = await batch
+            returned = await asyncio.to_thread(generator, request)
+            batch = await returned if inspect.isawaitable(returned) else returned
     return _result(request, batch, report, started, generator_id=generator_id, dataset_id=dataset_id, version=version)
 
 

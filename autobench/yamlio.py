@@ -217,7 +217,7 @@ def _check_depth(root: Node) -> None:
         stack.extend((child, depth + 1) for child in children if type(child) is not ScalarNode)
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):  # type: ignore[misc]
     def construct_mapping(self, node: Node, deep: bool = False) -> dict[Any, Any]:
         if isinstance(node, MappingNode):
             seen: set[Any] = set()
@@ -232,7 +232,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
                 if duplicate:
                     raise ConstructorError(None, None, f"duplicate key {key!r} (keys of a mapping must be unique)", key_node.start_mark)
                 seen.add(key)
-        return SafeConstructor.construct_mapping(self, node, deep=deep)
+        return SafeConstructor.construct_mapping(self, node, deep=deep)  # type: ignore[arg-type]  # PyYAML itself rejects a node that is not a mapping
 
     def construct_yaml_int(self, node: ScalarNode) -> int:
         digits = sum(ch.isalnum() for ch in str(node.value))
@@ -250,7 +250,7 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
 
 
-class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
+class _Dumper(_BaseDumper):  # type: ignore[misc]
     def represent_data(self, data: Any) -> Node:
         """JSON-shaped data straight to nodes (block style, no anchors: a value written twice is
         written twice); anything else through PyYAML's safe representer."""
@@ -262,15 +262,17 @@ class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
             return MappingNode(_MAP, [(self.represent_data(k), self.represent_data(v)) for k, v in data.items()], flow_style=False)
         if kind is list or kind is tuple:
             return SequenceNode(_SEQ, [self.represent_data(v) for v in data], flow_style=False)
-        return _BaseDumper.represent_data(self, data)
+        node: Node = _BaseDumper.represent_data(self, data)
+        return node
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         """PyYAML's implicit-tag resolution, remembered per dump (keys repeat in every case)."""
         if kind is not ScalarNode:
-            return _BaseDumper.resolve(self, kind, value, implicit)
+            resolved: str = _BaseDumper.resolve(self, kind, value, implicit)
+            return resolved
         memo = self.__dict__.setdefault("_resolved", {})
         key = (value, implicit)
-        tag = memo.get(key)
+        tag: str | None = memo.get(key)
         if tag is None:
             tag = memo[key] = _BaseDumper.resolve(self, kind, value, implicit)
         return tag

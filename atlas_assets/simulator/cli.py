@@ -89,7 +89,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser, default_port: int = 800
 
 def _engines_file(args: argparse.Namespace) -> Path | None:
     if args.engines is not None:
-        return args.engines
+        engines: Path = args.engines
+        return engines
     return DEFAULT_ENGINES_FILE if DEFAULT_ENGINES_FILE.is_file() else None
 
 

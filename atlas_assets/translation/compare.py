@@ -13,10 +13,10 @@ A difference in prompt template, parameters or model is reported, not refused.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from sacrebleu.metrics import BLEU, CHRF
-from sacrebleu.significance import PairedTest
+from sacrebleu.significance import PairedTest, Result
 
 from atlas_assets.translation.card import RunCard
 from atlas_assets.translation.scoring import bleu_tokenizer, reference_streams
@@ -54,20 +54,21 @@ def compare_cards(a: RunCard, b: RunCard, *, n_samples: int = 1000, alpha: float
     metrics = {"chrf++": CHRF(word_order=2), "bleu": BLEU(tokenize=bleu_tokenizer(da.target_language))}
     test = PairedTest(
         [("A", [sa[s]["output"] for s in order]), ("B", [sb[s]["output"] for s in order])],
-        metrics, streams, test_type="bs", n_samples=n_samples,
+        metrics, streams, test_type="bs", n_samples=n_samples,  # type: ignore[arg-type]  # sacreBLEU takes None-padded streams; its annotation says str
     )  # fmt: skip
     signatures, results = test()
     out_metrics = {}
     for name, (sig_name, signature) in zip(metrics, signatures.items()):
-        base, other = results[sig_name]
+        base, other = cast("list[Result]", results[sig_name])  # a metric's column holds Results (only "System" holds names)
+        p_value = float(other.p_value)  # type: ignore[arg-type]  # set for every system but the baseline
         out_metrics[name] = {
             "a": round(float(base.score), 4),
             "b": round(float(other.score), 4),
             "delta": round(float(other.score - base.score), 4),
             "a_ci95": round(float(base.ci), 4) if base.ci is not None else None,
             "b_ci95": round(float(other.ci), 4) if other.ci is not None else None,
-            "p_value": float(other.p_value),
-            "significant": float(other.p_value) < alpha,
+            "p_value": p_value,
+            "significant": p_value < alpha,
             "signature": str(signature),
         }
     notes = []

@@ -172,7 +172,9 @@ def language_report(cards: Sequence[RunCard], targets: Sequence[str] | None = No
         seen.add(card.dataset.target_language)
     order = list(targets) if targets is not None else [c.dataset.target_language for c in cards]
     by_target = {c.dataset.target_language: c for c in cards}
-    rows, resamples, seed = [], {m: [] for m in METRICS}, os.environ.get("SACREBLEU_SEED", "12345").lower()
+    rows: list[LanguageRow] = []
+    resamples: dict[str, list[tuple[float, np.ndarray, str]]] = {m: [] for m in METRICS}  # (score, resampled scores, signature)
+    seed = os.environ.get("SACREBLEU_SEED", "12345").lower()
     for target in (t for t in order if t in by_target):
         card = by_target[target]
         scores = {}
@@ -241,7 +243,10 @@ def render_svg(report: LanguageReport, metric: str = PRIMARY) -> str:
     rows = sorted((r for r in report.languages if metric in r.scores), key=lambda r: (-r.scores[metric].score, r.target_language))
     left, width, bar, top = 260, 420, 16, 48
     height = top + len(rows) * (bar + 4) + 40
-    x = lambda value: left + width * max(0.0, min(100.0, value)) / 100  # noqa: E731 (scores are 0-100)
+
+    def x(value: float) -> float:
+        return left + width * max(0.0, min(100.0, value)) / 100  # scores are 0-100
+
     d = report.dataset
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height}" font-family="sans-serif" font-size="12">',

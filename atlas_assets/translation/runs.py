@@ -122,7 +122,7 @@ class TranslationOutcome:
 
 def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
     block = loaded.corpus.dataset
-    return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}
+    return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}  # type: ignore[arg-type]  # a run reads a single-target corpus (for_target): target_language is set
 
 
 def hypothesis(record: CheckpointRecord) -> str:
@@ -144,7 +144,7 @@ def card_from_records(
     segs = segments(loaded.corpus)
     done = [s for s in segs if str(s.id) in records]
     hyps = {s.id: hypothesis(records[str(s.id)]) for s in done}
-    scores = corpus_scores([hyps[s.id] for s in done], [s.references for s in done], block.target_language)
+    scores = corpus_scores([hyps[s.id] for s in done], [s.references for s in done], block.target_language)  # type: ignore[arg-type]  # a run reads a single-target corpus (for_target): target_language is set
     entry_of = {e.id: e for e in loaded.corpus.entries}
     outputs = []
     failures = []
@@ -187,7 +187,7 @@ def card_from_records(
                     partial_selection=run["segments_selected"] < len(segs) if run["limit"] else None),
         primary_metric=PRIMARY,
         scores=scores,
-        breakdowns=breakdowns(done, hyps, block.target_language) if done else {},
+        breakdowns=breakdowns(done, hyps, block.target_language) if done else {},  # type: ignore[arg-type]  # a run reads a single-target corpus (for_target): target_language is set
         failures=failures,
         outputs=outputs,
         content_sha256="0" * 64,  # a placeholder: the scored content leaves its own hash out

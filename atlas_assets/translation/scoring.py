@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from atlas_assets.translation.schema import Corpus
+from atlas_assets.translation.schema import Corpus, Entry
 
 __all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_chrfpp", "corpus_scores", "make_metrics", "reference_streams", "segments", "sentence_chrfpp"]
 
@@ -46,7 +46,7 @@ class Segment:
 
 def segments(corpus: Corpus) -> list[Segment]:
     """The corpus's segments in file order (a variant class at its first entry)."""
-    groups: dict[Any, list] = {}
+    groups: dict[Any, list[Entry]] = {}
     for entry in corpus.entries:
         key = ("class", entry.variant_class) if entry.variant_class else ("entry", entry.id)
         groups.setdefault(key, []).append(entry)
@@ -58,7 +58,7 @@ def segments(corpus: Corpus) -> list[Segment]:
                 id=first.id,
                 entry_ids=tuple(m.id for m in members),
                 source=first.source,
-                references=tuple(m.reference for m in members),
+                references=tuple(m.reference for m in members),  # type: ignore[misc]  # a single-target corpus (for_target): every entry has its reference
                 difficulty=first.difficulty,
                 register=first.register,
                 context=first.context,
@@ -112,7 +112,8 @@ def corpus_chrfpp(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     """Corpus chrF++ alone (a run's score so far); None without segments."""
     if not hypotheses:
         return None
-    return round(float(_CHRFPP.corpus_score(list(hypotheses), reference_streams(references)).score), 4)
+    streams = reference_streams(references)
+    return round(float(_CHRFPP.corpus_score(list(hypotheses), streams).score), 4)  # type: ignore[arg-type]  # sacreBLEU takes None-padded streams; its annotation says str
 
 
 def breakdowns(segs: Sequence[Segment], hypotheses: Mapping[int, str], target_language: str) -> dict[str, dict[str, dict[str, Any]]]:
