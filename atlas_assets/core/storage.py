@@ -156,7 +156,8 @@ class ArtifactStore:
         if self._local is not None:
             return self._path(relpath).read_bytes()
         with _s3_request(f"reading {self.uri(relpath)}") as s3:
-            return s3.get_object(Bucket=self._bucket, Key=self._key(relpath))["Body"].read()
+            body: bytes = s3.get_object(Bucket=self._bucket, Key=self._key(relpath))["Body"].read()
+            return body
 
     def exists(self, relpath: str) -> bool:
         return self.head(relpath) is not None
@@ -227,7 +228,7 @@ def _copy(source: Any, destination: Path) -> tuple[Any, int]:
     return digest, size
 
 
-def s3_client():
+def s3_client() -> Any:  # boto3 ships no types (and is not stubbed here)
     """A boto3 S3 client configured from the environment (endpoint, credentials, region)."""
     import boto3
 

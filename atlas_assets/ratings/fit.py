@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from scipy.linalg import cho_factor, cho_solve
 from threadpoolctl import threadpool_limits
 
@@ -131,12 +132,12 @@ def _one_blas_thread(function: Callable[..., FitResult]) -> Callable[..., FitRes
 
 @_one_blas_thread
 def fit_category(
-    model_a,
-    model_b,
-    wins_a,
-    wins_b,
-    features_a,
-    features_b,
+    model_a: npt.ArrayLike,
+    model_b: npt.ArrayLike,
+    wins_a: npt.ArrayLike,
+    wins_b: npt.ArrayLike,
+    features_a: npt.ArrayLike,
+    features_b: npt.ArrayLike,
     n_models: int,
     *,
     bootstrap_rounds: int,
@@ -229,7 +230,7 @@ def fit_category(
 # --------------------------------------------------------------------------------------------
 
 
-def style_design(features_a, features_b) -> tuple[np.ndarray, np.ndarray]:
+def style_design(features_a: npt.ArrayLike, features_b: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Normalised A-B style differences: (z of shape (4, n), std of shape (4,)).
 
     Per covariate d = log1p(a) - log1p(b), then z = d / std(d) with the (population)
@@ -251,17 +252,25 @@ def style_design(features_a, features_b) -> tuple[np.ndarray, np.ndarray]:
     return z, std
 
 
-def bt_logits(model_a, model_b, wins_a, wins_b, n_models: int, *, max_iter: int = MAX_ITER) -> np.ndarray:
+def bt_logits(model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, n_models: int, *, max_iter: int = MAX_ITER) -> np.ndarray:
     """Penalised weighted Bradley-Terry logits (mean zero, a property of the prior's optimum)."""
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
     pairs = _PairIndex.build(a, b, n_models)
     w_lo = np.bincount(pairs.p, np.where(pairs.a_is_lo, wa, wb), pairs.n_pairs)
     w_hi = np.bincount(pairs.p, np.where(pairs.a_is_lo, wb, wa), pairs.n_pairs)
-    return _newton_pairs(pairs, w_lo[None], w_hi[None], np.zeros((1, n_models)), max_iter)[0]
+    logits: np.ndarray = _newton_pairs(pairs, w_lo[None], w_hi[None], np.zeros((1, n_models)), max_iter)[0]
+    return logits
 
 
 def style_logits(
-    model_a, model_b, wins_a, wins_b, z, n_models: int, *, max_iter: int = MAX_ITER
+    model_a: npt.ArrayLike,
+    model_b: npt.ArrayLike,
+    wins_a: npt.ArrayLike,
+    wins_b: npt.ArrayLike,
+    z: npt.ArrayLike,
+    n_models: int,
+    *,
+    max_iter: int = MAX_ITER,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Joint penalised fit of (logits, coefficients in logits per unit z) for a (k, n) design z."""
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
@@ -278,7 +287,7 @@ def style_logits(
 # --------------------------------------------------------------------------------------------
 
 
-def _battle_arrays(model_a, model_b, wins_a, wins_b, m: int) -> tuple[np.ndarray, ...]:
+def _battle_arrays(model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, m: int) -> tuple[np.ndarray, ...]:
     """The battle inputs as flat contiguous int64 / float64 arrays, validated."""
     a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
     b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
@@ -303,7 +312,8 @@ def _centred(logits: np.ndarray, present: np.ndarray | None = None) -> np.ndarra
     that drew none of their battles) become NaN, because their value there is the prior's,
     not an estimate, and would drag their CI towards the centre."""
     if present is None:
-        return logits - logits.mean(axis=-1, keepdims=True)
+        centred: np.ndarray = logits - logits.mean(axis=-1, keepdims=True)
+        return centred
     mean = np.where(present, logits, 0.0).sum(axis=-1, keepdims=True) / present.sum(axis=-1, keepdims=True)
     return np.where(present, logits - mean, np.nan)
 
@@ -363,7 +373,8 @@ def _sigmoid(x: np.ndarray, out: np.ndarray) -> np.ndarray:
         np.negative(x, out=out)
         np.exp(out, out=out)
     out += 1.0
-    return np.reciprocal(out, out=out)
+    np.reciprocal(out, out=out)
+    return out
 
 
 def _softplus(x: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
@@ -382,7 +393,7 @@ def _softplus(x: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-def _newton_pairs(pairs: _PairIndex, w_lo, w_hi, r0, max_iter: int) -> np.ndarray:
+def _newton_pairs(pairs: _PairIndex, w_lo: np.ndarray, w_hi: np.ndarray, r0: np.ndarray, max_iter: int) -> np.ndarray:
     """Solve R independent penalised BT problems given per-pair win totals (R, P).
 
     Row k minimises sum_p [w_lo softplus(-x) + w_hi softplus(x)] + lam/2 |r|^2 with
@@ -431,7 +442,7 @@ def _newton_pairs(pairs: _PairIndex, w_lo, w_hi, r0, max_iter: int) -> np.ndarra
     return r
 
 
-def _pairs_eval(r, pairs: _PairIndex, w_lo, total):
+def _pairs_eval(r: np.ndarray, pairs: _PairIndex, w_lo: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = r[:, pairs.lo] - r[:, pairs.hi]
     sp = _softplus(x, np.empty_like(x), np.empty_like(x))
     f = np.sum(total * sp - w_lo * x, axis=1) + 0.5 * PRIOR_LAMBDA * np.sum(r * r, axis=1)
@@ -482,7 +493,7 @@ def _to_models(per_pair: np.ndarray, pairs: _PairIndex) -> np.ndarray:
     return np.bincount(pairs.lo, per_pair, m) - np.bincount(pairs.hi, per_pair, m)
 
 
-def _margin(theta, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
+def _margin(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
     n, m = bt.p.shape[0], pairs.n_models
     d, t = ws.d[:n], ws.t[:n]
     np.take(theta[pairs.lo] - theta[pairs.hi], bt.p, out=d, mode="clip")
@@ -492,7 +503,7 @@ def _margin(theta, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarra
     return d
 
 
-def _grad_from_gx(theta, bt: _Battles, pairs: _PairIndex, gx: np.ndarray, ws: _Workspace) -> np.ndarray:
+def _grad_from_gx(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, gx: np.ndarray, ws: _Workspace) -> np.ndarray:
     k, m = bt.z.shape[0], pairs.n_models
     t = ws.t[: gx.shape[0]]
     g = np.empty(m + k)
@@ -503,7 +514,7 @@ def _grad_from_gx(theta, bt: _Battles, pairs: _PairIndex, gx: np.ndarray, ws: _W
     return g
 
 
-def _grad(theta, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
+def _grad(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
     """Gradient at theta; leaves sigma(d) in ws.s for a following _hessian."""
     n = bt.p.shape[0]
     s = _sigmoid(_margin(theta, bt, pairs, ws), ws.s[:n])
@@ -512,7 +523,7 @@ def _grad(theta, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
     return _grad_from_gx(theta, bt, pairs, gx, ws)
 
 
-def _loss(theta, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> float:
+def _loss(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> float:
     n, m = bt.p.shape[0], pairs.n_models
     d = _margin(theta, bt, pairs, ws)
     sp = _softplus(d, ws.h[:n], ws.t[:n])
@@ -551,7 +562,7 @@ def _converged(step_size: float, grad: np.ndarray, weight: float) -> bool:
     return step_size <= STEP_TOL or float(np.abs(grad).max(initial=0.0)) <= GRAD_FLOOR * (weight + PRIOR_LAMBDA)
 
 
-def _newton_battles(bt: _Battles, pairs: _PairIndex, theta0, max_iter: int, ws: _Workspace) -> np.ndarray:
+def _newton_battles(bt: _Battles, pairs: _PairIndex, theta0: np.ndarray, max_iter: int, ws: _Workspace) -> np.ndarray:
     """Exact damped Newton (Armijo backtracking) on the per-battle objective."""
     theta = np.array(theta0, dtype=np.float64, copy=True)
     f = _loss(theta, bt, pairs, ws)

@@ -178,13 +178,12 @@ def _category_section(
 def _entries(
     slugs: list[str], model_votes: np.ndarray, fit: FitResult, params: ComputeParams
 ) -> list[dict[str, Any]]:
-    controlled = fit.rating_sc is not None
-    entries = []
+    entries: list[dict[str, Any]] = []
     for i, slug in enumerate(slugs):
         raw = (round4(fit.rating[i]), round4(fit.ci_low[i]), round4(fit.ci_high[i]))
         sc = (
             (round4(fit.rating_sc[i]), round4(fit.ci_low_sc[i]), round4(fit.ci_high_sc[i]))
-            if controlled
+            if fit.rating_sc is not None and fit.ci_low_sc is not None and fit.ci_high_sc is not None
             else raw
         )
         entries.append(

@@ -418,7 +418,8 @@ def _normdiff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _iso(seconds: np.ndarray) -> list[str]:
     """Epoch seconds (int64) -> ['2026-08-22T19:31:04Z', ...]."""
     text = np.datetime_as_string(seconds.astype("datetime64[s]"), unit="s")
-    return np.char.add(text, "Z").tolist()
+    stamps: list[str] = np.char.add(text, "Z").tolist()
+    return stamps
 
 
 def _parse_iso(ts: str) -> int:
@@ -517,9 +518,9 @@ def generate_dump(
 
     strengths = np.zeros((n_cat, n_models))
     member = np.ones((n_cat, n_models), dtype=bool)
-    for c, cat in enumerate(categories):
+    for c, slug in enumerate(categories):
         sd = 60.0 if is_rec_cat[c] else 30.0
-        strengths[c] = base + _category_seed(seed, f"strength/{cat}").normal(0.0, sd, n_models)
+        strengths[c] = base + _category_seed(seed, f"strength/{slug}").normal(0.0, sd, n_models)
         if is_rec_cat[c]:
             member[c] = in_recording
         strengths[c] -= strengths[c][member[c]].mean()
@@ -534,7 +535,7 @@ def generate_dump(
     last = int(np.searchsorted(cum, n_votes))  # first battle reaching n_votes
     counts = counts[: last + 1].copy()
     counts[last] -= int(cum[last] - n_votes)
-    n_battles = counts.shape[0]
+    n_battles: int = counts.shape[0]
 
     share = np.array([_SHARE.get(c, 0.25) for c in categories])
     cat = rng.choice(n_cat, size=n_battles, p=share / share.sum()).astype(np.int64)
@@ -596,12 +597,12 @@ def generate_dump(
                 j_prev = np.maximum(j - 1, i0)
                 closer_prev = np.abs(pool.raw_end[j_prev] - want) <= np.abs(pool.raw_end[j] - want)
                 j = np.where(closer_prev, j_prev, j)
-                rows = text_idx[sel]
+                picked = text_idx[sel]
                 base_off = pool_offset[(kind, md)]
-                esc0[side, rows] = pool.esc_start[i0] + base_off
-                esc1[side, rows] = pool.esc_end[j] + base_off
-                length[side, rows] = pool.raw_end[j] - pool.raw_start[i0]
-                n_markup[side, rows] = pool.cum_markup[j + 1] - pool.cum_markup[i0]
+                esc0[side, picked] = pool.esc_start[i0] + base_off
+                esc1[side, picked] = pool.esc_end[j] + base_off
+                length[side, picked] = pool.raw_end[j] - pool.raw_start[i0]
+                n_markup[side, picked] = pool.cum_markup[j + 1] - pool.cum_markup[i0]
 
     # ---- true preference: strength + style -------------------------------------------------
     rendered = (rng.random(n_battles) < _RENDERED_SHARE) & ~rec
