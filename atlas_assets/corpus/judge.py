@@ -194,7 +194,8 @@ class CandidateObject:
         return self._judge.request("next", self._hid)
 
     def __len__(self) -> int:
-        return self._judge.request("len", self._hid)
+        length: int = self._judge.request("len", self._hid)  # len() itself rejects a non-int reply
+        return length
 
     def __getitem__(self, key: Any) -> Any:
         return self._judge.request("getitem", self._hid, self._judge.encode(key))
@@ -288,7 +289,7 @@ class Judge:
     def request(self, op: str, *args: Any) -> Any:
         return self._request([op, *args])[0]
 
-    def call(self, hid: int, args: tuple, kwargs: dict) -> Any:
+    def call(self, hid: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         encoded = [self.encode(a) for a in args]
         encoded_kw = [[str(k), self.encode(v)] for k, v in kwargs.items()]
         result, back = self._request(["call", hid, encoded, encoded_kw])
@@ -301,7 +302,7 @@ class Judge:
                 _assign(target, value)
         return result
 
-    def _request(self, message: list) -> tuple[Any, Any]:
+    def _request(self, message: list[Any]) -> tuple[Any, Any]:
         if self.fatal_reason:
             raise SandboxLost(self.fatal_reason)
         self.depth += 1
@@ -341,7 +342,7 @@ class Judge:
                 pass
         return CandidateError(message)
 
-    def _decode_ok(self, op: str, reply: list) -> tuple[Any, Any]:
+    def _decode_ok(self, op: str, reply: list[Any]) -> tuple[Any, Any]:
         try:
             if op == "get":
                 if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in reply[1]):
@@ -356,7 +357,7 @@ class Judge:
         for target, hid in self.mutables:
             _assign(target, self.request("value", hid))
 
-    def _send(self, message: list) -> None:
+    def _send(self, message: list[Any]) -> None:
         try:
             self.channel.send(message, self._deadline())
         except SandboxLost as exc:
@@ -371,7 +372,7 @@ class Judge:
     def _deadline(self) -> float:
         return min(self.deadline, time.monotonic() + self.call_seconds)
 
-    def _serve_callback(self, message: list) -> None:
+    def _serve_callback(self, message: list[Any]) -> None:
         """The candidate calls or iterates one of the judge objects the tests passed in."""
         op, jid = message[0], message[1]
         if not isinstance(jid, int) or not 0 <= jid < len(self.judge_objects):

@@ -52,6 +52,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from typing import IO
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -168,7 +169,7 @@ def _warn_once(mode: str, isolation: str) -> None:
     warnings.warn(f"code_exec sandbox runs in {mode!r} mode (no filesystem/network isolation guarantee): {isolation}", RuntimeWarning, stacklevel=3)
 
 
-def _head(handle, limit: int) -> str:
+def _head(handle: IO[bytes], limit: int) -> str:
     handle.seek(0)
     return handle.read(limit).decode("utf-8", "replace")
 
@@ -255,7 +256,7 @@ def run_python(
             if error is not None:
                 stderr_tail = stderr.strip().splitlines()[-1:] or [""]
                 error = f"{error}: {stderr_tail[0][:300]}" if stderr_tail[0] else error
-            elif not verdict.passed:
+            elif verdict is not None and not verdict.passed:  # a verdict whenever there is no error
                 stderr = (stderr + ("\n" if stderr and not stderr.endswith("\n") else "") + f"judge: {verdict.failure}\n")
             return SandboxResult(
                 passed=error is None and verdict is not None and verdict.passed,
@@ -278,7 +279,7 @@ def run_python(
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _stop(proc: subprocess.Popen, sweep_uid: int | None) -> None:
+def _stop(proc: subprocess.Popen[bytes], sweep_uid: int | None) -> None:
     """Kill the sandbox: its process group (A; B follows by PDEATHSIG and takes the PID
     namespace with it) and, without a PID namespace, every process of the throw-away uid."""
     try:

@@ -210,7 +210,7 @@ def load_card_corrections(root: Path) -> tuple[CardCorrections | None, list[Prob
 def validate_card(
     spec: DatasetSpec,
     lib: ModuleType,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     sink: _Sink,
     scorers: Mapping[str, Scorer] | None,
     corrections: CardCorrections | None,
@@ -264,7 +264,7 @@ def validate_card(
         for message in scoring_problems(lib, card, corrections.for_dataset(spec.id)):
             sink.error(None, "dataset.json:scoring", message)
     if card.get("kind") == "eval":
-        default = card.get("default_scorer")
+        default: Any = card.get("default_scorer")  # raw JSON, checked against the scorers next
         if scorers is not None and default not in scorers:
             sink.error(None, "dataset.json:default_scorer", f"{default!r} is not a known scorer ({', '.join(sorted(scorers))})")
         used = sorted({row.get("scorer", default) for row in rows if isinstance(row, dict)})
@@ -291,7 +291,7 @@ def _check_generator_source(path: Path, sink: _Sink) -> None:
 # --- rows --------------------------------------------------------------------------------
 
 
-def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Sink) -> None:
+def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict[str, Any], sink: _Sink) -> None:
     card = spec.card
     row_id = row["id"]
     is_code = "code_langs" in card
@@ -309,7 +309,7 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Si
             sink.error(row_id, "lang", f"{row['lang']!r} is not a language tag")
         elif langs and row["lang"] not in langs:
             sink.error(row_id, "lang", f"{row['lang']!r} is not one of the dataset's languages {langs}")
-    messages = row.get("messages")
+    messages: Any = row.get("messages")  # raw JSON: used only where _check_messages passed it
     messages_ok = _check_messages(sink, row_id, messages)
     prefix = row.get("shared_prefix")
     contract = card.get("shared_prefix")
@@ -323,7 +323,7 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Si
             sink.error(row_id, "messages", "has a system message although shared_prefix is sent as the leading system message")
     elif contract:
         sink.error(row_id, "shared_prefix", "is null in a dataset whose card declares the shared_prefix contract")
-    tokens = row.get("approx_tokens")
+    tokens: Any = row.get("approx_tokens")  # raw JSON, checked below
     if messages_ok:
         expected = lib.message_tokens(messages, prefix)
         if tokens != expected:
@@ -347,7 +347,7 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Si
 def validate_eval_row(
     spec: DatasetSpec,
     lib: ModuleType,
-    row: dict,
+    row: dict[str, Any],
     sink: _Sink,
     scorers: Mapping[str, Scorer] | None,
     rules: ModuleType | None,
@@ -459,14 +459,15 @@ def _check_recipe(
     return built
 
 
-def validate_haystack_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _Sink, builder: ModuleType | None) -> str | None:
+def validate_haystack_row(spec: DatasetSpec, lib: ModuleType, row: dict[str, Any], sink: _Sink, builder: ModuleType | None) -> str | None:
     row_id = row["id"]
     for key in sorted(set(row) - HAYSTACK_FIELDS):
         sink.error(row_id, key, "unknown field for a haystack row")
     for key in sorted(HAYSTACK_FIELDS - set(row)):
         sink.error(row_id, key, "missing")
     kind = row.get("kind")
-    needles = row.get("needles") if isinstance(row.get("needles"), list) else []
+    raw_needles = row.get("needles")
+    needles: list[Any] = raw_needles if isinstance(raw_needles, list) else []
     if kind not in ("single", "multi"):
         sink.error(row_id, "kind", f"{kind!r} is not single or multi")
     elif kind == "single" and len(needles) != 1:
@@ -500,7 +501,7 @@ def validate_haystack_row(spec: DatasetSpec, lib: ModuleType, row: dict, sink: _
     return static
 
 
-def _row_text_units(spec: DatasetSpec, row: dict) -> Iterable[tuple[str, str, str]]:
+def _row_text_units(spec: DatasetSpec, row: dict[str, Any]) -> Iterable[tuple[str, str, str]]:
     """(unit id, field, text) for the unique-text rule. Each message is its own text (a
     passage never spans two messages). A shared_prefix is one unit per distinct prefix:
     rows share it verbatim by contract, so only different prefixes may not overlap."""
@@ -527,12 +528,12 @@ def validate_dataset(
     builder: ModuleType | None,
     corrections: CardCorrections | None,
     lib: ModuleType | None = None,
-) -> tuple[list[Problem], list[dict]]:
+) -> tuple[list[Problem], list[dict[str, Any]]]:
     """Every per-dataset rule: card, rows, referenced files. Returns (problems, rows).
     `corrections` (None: unreadable, reported by the caller) is read once by the caller."""
     lib = lib or registry.load_lib(spec.root)
     sink = _Sink(spec.id)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     rows_path = spec.rows_path
     if not rows_path.is_file():
         sink.error(None, spec.card.get("rows_file", "rows.jsonl"), "the rows file is missing")

@@ -11,7 +11,7 @@ keeping line numbers. Standard library only.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 __all__ = ["IDENTIFIER_RE", "Token", "js_tokens", "without_prose"]
 
@@ -56,7 +56,10 @@ def js_tokens(code: str) -> list[Token]:
     line_at = 1
     line_pos = 0
     brace_stack: list[str] = []  # "{" for a block/object, "`" for a template expression
-    match = _TOKEN_RE.match
+    # Both patterns match everywhere (a token pattern ends in `.` and `\Z`; template text may be
+    # empty), so their matches are never None.
+    match: Callable[[str, int], re.Match[str]] = _TOKEN_RE.match  # type: ignore[assignment]  # never None (above)
+    match_template: Callable[[str, int], re.Match[str]] = _TEMPLATE_TEXT_RE.match  # type: ignore[assignment]  # never None
 
     def line_of(pos: int) -> int:
         nonlocal line_at, line_pos
@@ -66,7 +69,7 @@ def js_tokens(code: str) -> list[Token]:
 
     def template(j: int) -> int:
         # j is just after a backtick or the } closing a ${...}: skip template text.
-        m = _TEMPLATE_TEXT_RE.match(code, j)
+        m = match_template(code, j)
         j = m.end()
         if j >= n:
             return n
@@ -80,7 +83,7 @@ def js_tokens(code: str) -> list[Token]:
         i = code.find("\n") if "\n" in code else n  # a hashbang line
     while i < n:
         m = match(code, i)
-        kind = m.lastgroup
+        kind: str = m.lastgroup  # type: ignore[assignment]  # every alternative is a named group
         if kind == "welded":
             kind = "number"
         i = m.start(kind)
