@@ -29,7 +29,7 @@ base-type value plus a handle), ``["j", id]`` an object of the judge's.
 from __future__ import annotations
 
 import _json
-import _signal as signal  # the C module: `signal` imports enum, 9 ms of startup
+import _signal as signal  # type: ignore[import-not-found]  # the C module (no stub): `signal` imports enum, 9 ms of startup
 import binascii
 import builtins
 import ctypes
@@ -40,6 +40,10 @@ import resource
 import struct
 import sys
 import types
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: it would add to the sandbox's startup
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 MAX_FRAME = 16 * 2**20
 MAX_DEPTH = 100
@@ -71,7 +75,7 @@ def read_exact(fd: int, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def recv(fd: int):
+def recv(fd: int) -> Any:
     """A judge frame: marshal (trusted data; keeps json and re out of the sandbox's startup)."""
     (length,) = struct.unpack(">I", read_exact(fd, 4))
     if length > MAX_FRAME:
@@ -79,7 +83,7 @@ def recv(fd: int):
     return marshal.loads(read_exact(fd, length))
 
 
-def dumps(x) -> str:
+def dumps(x: Any) -> str:
     """JSON for what we send: None, bool, int (small), str, list/tuple, dict of str."""
     if x is None:
         return "null"
@@ -94,7 +98,7 @@ def dumps(x) -> str:
     return "[" + ",".join(dumps(e) for e in x) + "]"
 
 
-def send(fd: int, message) -> None:
+def send(fd: int, message: Any) -> None:
     """A reply frame: JSON, the format the judge decodes strictly."""
     data = dumps(message).encode()
     if len(data) > MAX_FRAME:
@@ -107,8 +111,9 @@ def send(fd: int, message) -> None:
 # --- boot (A, B, C) --------------------------------------------------------------------
 
 
-def _mount(src, target, fstype, flags, data):
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731
+def _mount(src: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+    enc: Callable[[str | None], bytes | None] = lambda s: None if s is None else s.encode()  # noqa: E731
+    assert _libc is not None  # every mount step runs on Linux, after _enter_namespaces
     if _libc.mount(enc(src), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)) != 0:
         raise OSError(ctypes.get_errno(), f"mount {target}: {os.strerror(ctypes.get_errno())}")
 
@@ -123,7 +128,7 @@ def _bind_read_only(source: str, target: str) -> None:
     _mount(None, target, None, flags, None)
 
 
-def _enter_namespaces(cfg, report) -> bool:
+def _enter_namespaces(cfg: dict[str, Any], report: dict[str, str]) -> bool:
     if not cfg["namespaces"] or _libc is None:
         report["namespaces"] = "disabled" if _libc is not None else "unavailable (not Linux)"
         return False
@@ -142,9 +147,10 @@ def _enter_namespaces(cfg, report) -> bool:
     return True
 
 
-def _build_root(cfg, drop) -> str:
+def _build_root(cfg: dict[str, Any], drop: int | None) -> str:
     """Mount the new root and pivot into it; returns the scratch directory (/tmp unless the
     runtime itself lives under /tmp). Raises OSError when any step fails."""
+    assert _libc is not None  # only with namespaces, which need libc
     new = cfg["root"]
     _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
     _mount("tmpfs", new, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755")
@@ -179,6 +185,7 @@ def _build_root(cfg, drop) -> str:
 def _drop_capabilities() -> None:
     """Inside a user namespace C is uid 0 with every capability of that namespace: drop
     them all, including the bounding set, so no mount or chroot trick is left."""
+    assert _libc is not None  # only inside a user namespace, which needs libc
     for cap in range(64):
         _libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (EINVAL past the last cap)
     _libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT_CLEAR_ALL
@@ -192,6 +199,7 @@ def _drop_capabilities() -> None:
 
 
 def _install_seccomp() -> str:
+    assert _libc is not None  # called only when libc is there
     machine = os.uname().machine
     if machine not in _SECCOMP:
         return f"unavailable on {machine}"
@@ -218,7 +226,7 @@ def _install_seccomp() -> str:
     return "active: socket, socketpair, io_uring_setup fail with EPERM"
 
 
-def _candidate(cfg, report, ns, drop, scratch, req, rep) -> None:
+def _candidate(cfg: dict[str, Any], report: dict[str, str], ns: bool, drop: int | None, scratch: str, req: int, rep: int) -> None:
     """C: limits, privileges, seccomp, fds, hello; then serve. Never returns."""
     stage = "limits"
     try:
@@ -262,7 +270,7 @@ def _candidate(cfg, report, ns, drop, scratch, req, rep) -> None:
     os._exit(0)
 
 
-def _init(cfg, report, ns, req, rep) -> None:
+def _init(cfg: dict[str, Any], report: dict[str, str], ns: bool, req: int, rep: int) -> None:
     """B: PID 1 of the namespace (or a plain child without one)."""
     if _libc is not None:
         _libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with A
@@ -328,7 +336,7 @@ class NotPlain(Exception):
 
 
 _BASES = (int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
-_SEQ_TAGS = {list: "l", tuple: "t", set: "S", frozenset: "F"}
+_SEQ_TAGS: dict[type, str] = {list: "l", tuple: "t", set: "S", frozenset: "F"}
 
 
 class JudgeObject:
@@ -338,30 +346,31 @@ class JudgeObject:
     def __init__(self, server: "Server", jid: int) -> None:
         self._server, self._jid = server, jid
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._server.ask_judge(["jcall", self._jid, [self._server.enc(a) for a in args],
                                        [[k, self._server.enc(v)] for k, v in kwargs.items()]])
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return self._server.ask_judge(["jiter", self._jid])
 
-    def __next__(self):
+    def __next__(self) -> Any:
         return self._server.ask_judge(["jnext", self._jid])
 
 
 class Server:
     def __init__(self) -> None:
-        self.objects: dict[int, object] = {}
+        self.objects: dict[int, Any] = {}  # the candidate's objects: anything it made
         self.ids: dict[int, int] = {}
+        self.namespace: dict[str, Any] = {}
 
-    def handle(self, obj) -> int:
+    def handle(self, obj: object) -> int:
         hid = self.ids.get(id(obj))
         if hid is None:
             hid = self.ids[id(obj)] = len(self.objects) + 1
             self.objects[hid] = obj
         return hid
 
-    def enc(self, x, depth: int = 0, key: bool = False):
+    def enc(self, x: Any, depth: int = 0, key: bool = False) -> Any:
         if x is None or x is True or x is False:
             return x
         if type(x) is JudgeObject:
@@ -377,7 +386,7 @@ class Server:
             return ["h", self.handle(x)]
         return body if key or type(x) is base else ["p", self.handle(x), body]
 
-    def plain(self, x, base, depth: int, key: bool):
+    def plain(self, x: Any, base: type[Any], depth: int, key: bool) -> list[Any]:
         if base is int:
             return ["i", format(int(x), "x")]
         if base is float:
@@ -397,7 +406,7 @@ class Server:
             raise NotPlain
         return [_SEQ_TAGS[base], [self.enc(e, depth + 1, inner_key) for e in base.__iter__(x)]]
 
-    def dec(self, v):
+    def dec(self, v: Any) -> Any:
         if v is None or v is True or v is False:
             return v
         tag = v[0]
@@ -420,7 +429,7 @@ class Server:
         items = [self.dec(e) for e in v[1]]
         return {"l": list, "t": tuple, "S": set, "F": frozenset}[tag](items)
 
-    def error(self, exc: BaseException) -> list:
+    def error(self, exc: BaseException) -> list[Any]:
         builtin = next((c for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c), BaseException)
         try:
             message = f"{type(exc).__name__}: {exc}"[:2000]
@@ -432,11 +441,11 @@ class Server:
             args = ["t", []]
         return ["err", builtin.__name__, message, args]
 
-    def ask_judge(self, message: list):
+    def ask_judge(self, message: list[Any]) -> Any:
         send(REP_FD, message)
         return self.loop()
 
-    def loop(self):
+    def loop(self) -> Any:
         """Answer requests until the judge answers our own question (or the pipe closes)."""
         while True:
             try:
@@ -460,7 +469,7 @@ class Server:
                     pass
             send(REP_FD, reply)
 
-    def answer(self, op: str, args: list) -> list:
+    def answer(self, op: str, args: list[Any]) -> list[Any]:
         if op == "load":
             module = types.ModuleType("solution")
             sys.modules["solution"] = module
@@ -499,7 +508,7 @@ class Server:
         raise ValueError(f"unknown request {op!r}")
 
     def serve(self) -> None:
-        self.namespace: dict = {}
+        self.namespace = {}
         self.loop()
 
 
