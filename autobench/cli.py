@@ -13,7 +13,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from atlas_assets.core.shell import DEBUG_VARIABLE, Parser, guarded
 
@@ -42,7 +42,7 @@ def load_callable(spec: str, search: Sequence[Path] = ()) -> Callable[..., Any]:
         target = getattr(target, part)
     if not callable(target):
         raise TypeError(f"{spec} is not callable")
-    return target
+    return cast(Callable[..., Any], target)
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -145,8 +145,9 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose help is formatted by HelpFormatter unless told otherwise;
     its subcommands' parsers are Parsers too (argparse makes them of the parent's type)."""
 
-    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs: Any) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 def _debug() -> bool:

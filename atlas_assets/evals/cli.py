@@ -101,7 +101,7 @@ exit status: 0 every file is valid and every dataset has a pinned workload; 1 a 
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser(
         "eval", help="run, rescore and compare eval runs", description=EVAL_DESCRIPTION, epilog=EVAL_EPILOG,
     )
@@ -206,6 +206,14 @@ def _safe(name: str) -> str:
 # --------------------------------------------------------------------------- tables
 
 
+def _count(n: int | None) -> str:
+    return "—" if n is None else str(n)
+
+
+def _verdict(correct: bool) -> str:
+    return "right" if correct else "wrong"
+
+
 def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:,.1f}"
 
@@ -240,8 +248,7 @@ def results_table(results: RunResults, path: Path | None = None, sha: str | None
     for name, stats in (("TTFT", m.ttft_ms), ("TPOT", m.tpot_ms), ("ITL", m.itl_ms), ("E2E", m.e2e_ms)):
         lines.append(f"{name:<12}{_ms(stats.mean):>10}{_ms(stats.p50):>10}{_ms(stats.p90):>10}{_ms(stats.p99):>10}")
     lines.append("")
-    count = lambda n: "—" if n is None else n  # noqa: E731
-    tokens = f"input {count(m.input_tokens_total)} / output {count(m.output_tokens_total)} tokens (server-reported)"
+    tokens = f"input {_count(m.input_tokens_total)} / output {_count(m.output_tokens_total)} tokens (server-reported)"
     lines.append(f"duration    {m.duration_s:,.2f} s (benchmark duration: the union of the requests' send-to-last-byte intervals)")
     lines.append(f"throughput  {_ms(m.request_throughput)} req/s   {_ms(m.output_token_throughput)} output tok/s   "
                  f"{_ms(m.total_token_throughput)} total tok/s   {tokens}")  # fmt: skip
@@ -348,8 +355,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         for d in c.differences[: args.show]:
             a = d.a_error and f"error: {d.a_error}" or (d.a_extracted or "")
             b = d.b_error and f"error: {d.b_error}" or (d.b_extracted or "")
-            mark = lambda ok: "right" if ok else "wrong"  # noqa: E731
-            print(f"{d.id:<20}{mark(d.a_correct):<8}{mark(d.b_correct):<8}{a[:28]:<30}{b[:40]}")
+            print(f"{d.id:<20}{_verdict(d.a_correct):<8}{_verdict(d.b_correct):<8}{a[:28]:<30}{b[:40]}")
     return 0
 
 

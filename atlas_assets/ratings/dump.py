@@ -202,10 +202,11 @@ _TIMESTAMP = re.compile(
 ).fullmatch
 # The per-line test: every real date except February 29th, which it leaves to the
 # full check (_timestamp_ok) with its leap-year rule.
-_QUICK_TIMESTAMP = re.compile(
+_QUICK_TIMESTAMP_PATTERN = (
     r"[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
     r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z"
-).fullmatch
+)
+_QUICK_TIMESTAMP = re.compile(_QUICK_TIMESTAMP_PATTERN).fullmatch
 _DAYS_IN_MONTH = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _CHOICES = {"win_a": 0, "win_b": 1, "tie": 2}
 # What a vote credits to side A / side B, indexed by its _CHOICES code.
@@ -239,7 +240,7 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + '..."'
 
 
-def _wrong(obj: dict, key: str, expected: str, prefix: str = "") -> _Reject:
+def _wrong(obj: dict[str, Any], key: str, expected: str, prefix: str = "") -> _Reject:
     """Missing or wrongly typed required field `key` of `obj`."""
     if key not in obj:
         return _Reject(prefix + key, "required field is missing")
@@ -263,7 +264,7 @@ def _timestamp_ok(value: Any) -> bool:
     return type(value) is str and _TIMESTAMP(value) is not None and _real_date(value)
 
 
-def _bad_timestamp(obj: dict, key: str) -> _Reject:
+def _bad_timestamp(obj: dict[str, Any], key: str) -> _Reject:
     if type(obj.get(key)) is not str:
         return _wrong(obj, key, "a timestamp string")
     value = obj[key]
@@ -336,7 +337,7 @@ def _diagnose(line: bytes, error: orjson.JSONDecodeError) -> _Reject:
     return _Reject(field, f"non-finite number {literal} is not valid JSON")
 
 
-def _check_recording(record: dict, name: str) -> None:
+def _check_recording(record: dict[str, Any], name: str) -> None:
     recording = record.get(name)
     if type(recording) is not dict:
         raise _wrong(record, name, "an object (recording battle)")
@@ -351,7 +352,7 @@ def _check_recording(record: dict, name: str) -> None:
         raise _wrong(recording, "assisted", "true or false", prefix)
 
 
-def _check_telemetry(record: dict, name: str) -> None:
+def _check_telemetry(record: dict[str, Any], name: str) -> None:
     telemetry = record.get(name)
     if telemetry is None:
         return
@@ -363,7 +364,7 @@ def _check_telemetry(record: dict, name: str) -> None:
             raise _Reject(f"{name}.{key}", f"must be a number >= 0 or null, got {_describe(value)}")
 
 
-def _check_recording_battle(record: dict) -> None:
+def _check_recording_battle(record: dict[str, Any]) -> None:
     for name in ("response_a", "response_b"):
         if record.get(name) is not None:
             raise _Reject(name, "must be absent in a recording battle")
@@ -380,7 +381,7 @@ def _too_long() -> _Reject:
     return _Reject(None, f"line longer than {MAX_LINE_BYTES >> 20} MiB, the longest this reader accepts (not a dump file?)")
 
 
-class _Repeated(list):
+class _Repeated(list[tuple[str, Any]]):
     """The (key, value) pairs of a JSON object that holds some key twice."""
 
 
@@ -628,14 +629,14 @@ def _explain_votes(path: str, start: int, end: int) -> _VotePart:
             weight = get("weight")
             kind = type(weight)
             # orjson never yields a non-finite float, so an int or float > 0 is finite.
-            if (kind is not float and kind is not int) or not weight > 0:
+            if (kind is not float and kind is not int) or not weight > 0:  # type: ignore[operator]  # the kind check makes weight a number
                 if "weight" not in record:
                     raise _Reject("weight", "required field is missing")
                 raise _Reject("weight", f"must be a finite number > 0, got {_describe(weight)}")
             add_vote(vote_id)
             add_battle(battle_id)
             add_choice(code)
-            add_weight(weight)
+            add_weight(weight)  # type: ignore[arg-type]  # a float or int > 0, checked above
     except _Reject as reject:
         error = (len(vote_ids), reject.field, reject.message)
     return _VotePart(
@@ -647,7 +648,7 @@ def _explain_votes(path: str, start: int, end: int) -> _VotePart:
     )
 
 
-def _run_task(task: tuple) -> _BattlePart | _VotePart:
+def _run_task(task: tuple[Any, ...]) -> _BattlePart | _VotePart:
     """Worker entry point (module level so "spawn" workers can import it): the fast reader,
     and the explaining one for a range the fast one does not vouch for."""
     kind, path, start, end, *rest = task
@@ -723,7 +724,7 @@ _VOTE_DECODER = msgspec.json.Decoder(_FastVote)
 _BATTLE_DECODER = msgspec.json.Decoder(_FastBattle)
 _OPTIONAL_BATTLE_FIELDS = ("modality", "response_a", "response_b", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
 _V2_ONLY_FIELDS = ("modality", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
-_QUICK_TIMESTAMP_RE2 = "^" + _QUICK_TIMESTAMP.__self__.pattern + "$"
+_QUICK_TIMESTAMP_RE2 = "^" + _QUICK_TIMESTAMP_PATTERN + "$"
 
 
 def _column(records: list[Any], name: str) -> list[Any]:
@@ -1120,7 +1121,7 @@ def read_dump(
             else []
         )
         version, categories = battles_header.schema_version, battles_header.categories
-        tasks = [("battles", battles_name, start, end, version, categories) for start, end in battle_ranges]
+        tasks: list[tuple[Any, ...]] = [("battles", battles_name, start, end, version, categories) for start, end in battle_ranges]
         tasks += [("votes", votes_name, start, end) for start, end in vote_ranges]
         total_bytes = battles_header.size + (votes_header.size if isinstance(votes_header, _Header) else 0)
         count = _worker_count(workers, total_bytes, len(tasks))

@@ -153,8 +153,9 @@ one engine over one corpus; 2 usage.
 """
 
 
-def _command(commands: argparse._SubParsersAction, name: str, help: str, description: str | None, epilog: str) -> argparse.ArgumentParser:
-    return commands.add_parser(name, help=help, description=description, epilog=epilog)
+def _command(commands: argparse._SubParsersAction[Any], name: str, help: str, description: str | None, epilog: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = commands.add_parser(name, help=help, description=description, epilog=epilog)
+    return parser
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -169,7 +170,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     ]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     from atlas_assets.translation import flores
 
     parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, epilog=EPILOG)
@@ -473,13 +474,17 @@ def _run_set(args: argparse.Namespace, loaded: Any, engine: Any, out: Path) -> i
             raise ConfigError(f"--targets: {', '.join(unknown) or 'no target given'}: not a target of {args.dataset} "
                               f"(its targets: {', '.join(loaded.targets)})")  # fmt: skip
 
+    display = ProgressDisplay(quiet=args.no_progress)
+
+    def announce(target: str, i: int, n: int) -> None:
+        display.log().log("target", f"target {i + 1} of {n}: {label(target)}", final=True)
+
     try:
-        with ProgressDisplay(quiet=args.no_progress) as display:
-            stages = display.log()
+        with display:
             outcome = run_translation_set(
                 loaded, engine, out, params={"temperature": args.temperature, "max_tokens": args.max_tokens},
                 limit=args.limit, concurrency=args.concurrency, handle_signals=True, targets=targets,
-                on_target=lambda target, i, n: stages.log("target", f"target {i + 1} of {n}: {label(target)}", final=True),
+                on_target=announce,
             )  # fmt: skip
     except KeyboardInterrupt:
         print("\ninterrupted: the segments recorded so far are kept; run the same command again to resume", file=sys.stderr)
