@@ -10,14 +10,18 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 # The CLI's own notices that `dg` commands supersede these (our commands are the documented ones).
 export PYTHONWARNINGS := ignore:Function `asset_materialize_command` is superseded,ignore:Function `dev_command` is superseded
 
-.PHONY: leaderboard test typecheck dev bench lock clean
+.PHONY: leaderboard test lint typecheck dev bench lock clean
 
 leaderboard: $(VENV)/.installed $(DAGSTER_HOME)/dagster.yaml ## materialize the leaderboard on the embedded defaults (RUN_CONFIG=extra.yaml merges more run config)
 	DAGSTER_MODULE_NAME=atlas_assets $(BIN)/dagster asset materialize --select leaderboard -c deploy/leaderboard.run.yaml $(addprefix -c ,$(RUN_CONFIG))
 	@echo "leaderboard.json written to $${ATLAS_ARTIFACTS:-$(ARTIFACTS)}/leaderboard.json"
 
-test: $(VENV)/.installed ## the whole test suite
+test: lint typecheck ## the linters, then the whole test suite
 	$(BIN)/python -m pytest -n 2 -q
+
+lint: $(VENV)/.installed ## ruff: lint + import order, and the formatting check ([tool.ruff] in pyproject.toml)
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m ruff format --check .
 
 typecheck: $(VENV)/.installed ## mypy with the [tool.mypy] config of pyproject.toml (strict on the domain packages and autobench)
 	$(BIN)/python -m mypy

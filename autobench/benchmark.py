@@ -73,7 +73,9 @@ def verified_dataset(spec: files.BenchmarkSpec, base: Path) -> files.DatasetBody
     """The dataset the spec points at, refused unless its hash, version (and pin) match."""
     path = dataset_path(spec, base)
     if not path.is_file():
-        raise BenchmarkError(f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` (or write a curated one and `autobench dataset freeze` it) first")
+        raise BenchmarkError(
+            f"dataset {spec.dataset.source} not found at {path}; generation never runs implicitly -- run `autobench dataset generate` (or write a curated one and `autobench dataset freeze` it) first"
+        )
     dataset = _load(spec, path).dataset
     if dataset.version != spec.dataset.version:
         raise BenchmarkError(f"{path}: dataset version {dataset.version!r} does not match the benchmark's {spec.dataset.version!r}")
@@ -150,8 +152,14 @@ def _read_results(path: Path) -> list[dict[str, Any]]:
 
 
 def _cell_key(row: Mapping[str, Any]) -> tuple[str, str, str, str, str, str | None]:
-    return (row["dataset_sha256"], row["variant"], row["variant_config_sha256"], row["case_id"], row["case_sha256"],
-            row.get("evaluators_sha256"))
+    return (
+        row["dataset_sha256"],
+        row["variant"],
+        row["variant_config_sha256"],
+        row["case_id"],
+        row["case_sha256"],
+        row.get("evaluators_sha256"),
+    )
 
 
 def evaluator_entries(spec: files.BenchmarkSpec, case_id: str) -> list[Any]:
@@ -209,7 +217,12 @@ async def _call(fn: Any, case: Case, config: Mapping[str, Any]) -> Any:
 
 
 async def _run_cells(
-    name: str, spec: files.BenchmarkSpec, dataset: files.DatasetBody, fn: Any, results: Path, progress: ProgressLog | None,
+    name: str,
+    spec: files.BenchmarkSpec,
+    dataset: files.DatasetBody,
+    fn: Any,
+    results: Path,
+    progress: ProgressLog | None,
     judged: Mapping[str, Sequence[evals.Evaluator[Any]]] | None = None,
 ) -> None:
     judged = judged or {}
@@ -244,6 +257,7 @@ async def _run_cells(
         lock = asyncio.Lock()
         semaphore = asyncio.Semaphore(spec.run.concurrency)
         with open(results, "ab") as sink:
+
             async def cell(variant: str, config: Mapping[str, Any], vsha: str, case: Case, csha: str) -> None:
                 async with semaphore:
                     start = time.perf_counter()
@@ -260,9 +274,19 @@ async def _run_cells(
                         passed, score = evals.cell_verdict(records)
                         passed = passed and error is None
                 row = {
-                    "benchmark": name, "dataset_id": dataset.id, "dataset_version": dataset.version, "dataset_sha256": dataset.sha256,
-                    "variant": variant, "variant_config_sha256": vsha, "case_id": case.id, "case_sha256": csha,
-                    "output": output, "passed": passed, "score": score, "latency_s": round(latency, 6), "error": error,
+                    "benchmark": name,
+                    "dataset_id": dataset.id,
+                    "dataset_version": dataset.version,
+                    "dataset_sha256": dataset.sha256,
+                    "variant": variant,
+                    "variant_config_sha256": vsha,
+                    "case_id": case.id,
+                    "case_sha256": csha,
+                    "output": output,
+                    "passed": passed,
+                    "score": score,
+                    "latency_s": round(latency, 6),
+                    "error": error,
                 }
                 if mine:
                     row.update(evaluators=records, evaluators_sha256=esha[case.id])
@@ -310,8 +334,13 @@ def summarize(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec, data
         n = len(mine)
         out.append(
             VariantSummary(
-                variant, vsha, n, sum(1 for r in mine if r["passed"]), sum(1 for r in mine if r["error"]),
-                sum(r["score"] for r in mine) / n if n else None, sum(r["latency_s"] for r in mine) / n if n else None,
+                variant,
+                vsha,
+                n,
+                sum(1 for r in mine if r["passed"]),
+                sum(1 for r in mine if r["error"]),
+                sum(r["score"] for r in mine) / n if n else None,
+                sum(r["latency_s"] for r in mine) / n if n else None,
             )
         )
     return out
@@ -327,10 +356,19 @@ def content_sha256(rows: Iterable[Mapping[str, Any]], spec: files.BenchmarkSpec,
     matrix = _matrix_rows(rows, spec, dataset_sha)
     cells = sorted(
         (
-            {"variant": r["variant"], "variant_config_sha256": r["variant_config_sha256"], "case_id": r["case_id"],
-             "case_sha256": r["case_sha256"], "output": r["output"], "passed": r["passed"], "score": r["score"],
-             "errored": r["error"] is not None, **_judged_content(r)}
-            for mine in matrix.values() for r in mine
+            {
+                "variant": r["variant"],
+                "variant_config_sha256": r["variant_config_sha256"],
+                "case_id": r["case_id"],
+                "case_sha256": r["case_sha256"],
+                "output": r["output"],
+                "passed": r["passed"],
+                "score": r["score"],
+                "errored": r["error"] is not None,
+                **_judged_content(r),
+            }
+            for mine in matrix.values()
+            for r in mine
         ),
         key=lambda c: (c["variant"], c["variant_config_sha256"], c["case_id"], c["case_sha256"]),
     )
@@ -348,24 +386,32 @@ def benchmark_facts(summary: Mapping[str, Any]) -> list[Fact]:
     """A summary.json as facts: pass rate and mean score per variant first, then the table
     (cases, errors, latency), the dataset and the content digest."""
     variants = summary["variants"]
-    facts = [
-        fact(f"{v['variant']}.{key}", float(v[key])) for v in variants for key in ("pass_rate", "mean_score") if v[key] is not None
-    ]
+    facts = [fact(f"{v['variant']}.{key}", float(v[key])) for v in variants for key in ("pass_rate", "mean_score") if v[key] is not None]
     rows = [
-        [md_cell(v["variant"]), str(v["cases"]), "-" if v["pass_rate"] is None else f"{v['pass_rate']:.1%}",
-         "-" if v["mean_score"] is None else f"{v['mean_score']:.3f}", str(v["errors"]),
-         "-" if v["mean_latency_s"] is None else f"{v['mean_latency_s'] * 1000:.1f}"]
+        [
+            md_cell(v["variant"]),
+            str(v["cases"]),
+            "-" if v["pass_rate"] is None else f"{v['pass_rate']:.1%}",
+            "-" if v["mean_score"] is None else f"{v['mean_score']:.3f}",
+            str(v["errors"]),
+            "-" if v["mean_latency_s"] is None else f"{v['mean_latency_s'] * 1000:.1f}",
+        ]
         for v in variants
     ]
     dataset = summary["dataset"]
     judged = [
         [md_cell(variant), md_cell(name), _rate(e["pass_rate"]), f"{e['mean_score']:.3f}", str(e["errors"])]
-        for variant, mine in (summary.get("evaluators") or {}).items() for name, e in mine.items()
+        for variant, mine in (summary.get("evaluators") or {}).items()
+        for name, e in mine.items()
     ]
     tests = [[md_cell(compare.describe(c))] for c in summary.get("pairwise") or ()]
     return facts + [
         fact("variants", md_table(["variant", "cases", "pass rate", "mean score", "errors", "latency ms"], rows, "lrrrrr"), "md"),
-        *([fact("evaluators", md_table(["variant", "evaluator", "pass rate", "mean score", "errors"], judged, "llrrr"), "md")] if judged else []),
+        *(
+            [fact("evaluators", md_table(["variant", "evaluator", "pass rate", "mean score", "errors"], judged, "llrrr"), "md")]
+            if judged
+            else []
+        ),
         *([fact("pairwise", md_table(["paired comparison"], tests), "md")] if tests else []),
         fact("dataset", f"{dataset['id']}@{dataset['version']}"),
         fact("dataset_sha256", dataset["sha256"]),
@@ -385,7 +431,9 @@ def format_evaluators(summary: Mapping[str, Any]) -> str:
         lines.append(f"{'variant':<20} {'evaluator':<24} {'cases':>5} {'pass rate':>9} {'mean score':>10} {'errors':>6}")
         for variant, mine in judged.items():
             for name, e in mine.items():
-                lines.append(f"{variant:<20} {name:<24} {e['cases']:>5} {_rate(e['pass_rate']):>9} {e['mean_score']:>10.3f} {e['errors']:>6}")
+                lines.append(
+                    f"{variant:<20} {name:<24} {e['cases']:>5} {_rate(e['pass_rate']):>9} {e['mean_score']:>10.3f} {e['errors']:>6}"
+                )
     tests = summary.get("pairwise") or ()
     if tests:
         lines.append("paired comparisons (over the same cases):")
@@ -405,8 +453,14 @@ def format_table(name: str, dataset: files.DatasetBody, summaries: Sequence[Vari
 
 
 def run_benchmark(
-    name: str, spec: files.BenchmarkSpec, base: Path, results_dir: Path, *, out: TextIO | None = None,
-    progress: ProgressLog | None = None, dataset: files.DatasetBody | None = None,
+    name: str,
+    spec: files.BenchmarkSpec,
+    base: Path,
+    results_dir: Path,
+    *,
+    out: TextIO | None = None,
+    progress: ProgressLog | None = None,
+    dataset: files.DatasetBody | None = None,
     evaluators: Mapping[str, Sequence[evals.Evaluator[Any]]] | None = None,
 ) -> list[VariantSummary]:
     """`dataset`: the spec's dataset already returned by `verified_dataset` (else it is verified here);
@@ -424,7 +478,8 @@ def run_benchmark(
     summaries = summarize(rows, spec, dataset.sha256)
     matrix = _matrix_rows(rows, spec, dataset.sha256)
     summary = {
-        "benchmark": name, "dataset": {"id": dataset.id, "version": dataset.version, "sha256": dataset.sha256},
+        "benchmark": name,
+        "dataset": {"id": dataset.id, "version": dataset.version, "sha256": dataset.sha256},
         "variants": [{**s.__dict__, "pass_rate": s.pass_rate} for s in summaries],
         "evaluators": compare.evaluator_summary(matrix),
         "pairwise": compare.pairwise(matrix),
@@ -438,8 +493,12 @@ def run_benchmark(
 
 
 def run_benchmark_file(
-    path: str | Path, *, only: Sequence[str] | None = None, results_dir: Path | None = None,
-    out: TextIO | None = sys.stdout, progress: ProgressLog | None = None,
+    path: str | Path,
+    *,
+    only: Sequence[str] | None = None,
+    results_dir: Path | None = None,
+    out: TextIO | None = sys.stdout,
+    progress: ProgressLog | None = None,
 ) -> dict[str, list[VariantSummary]]:
     path = Path(path)
     document = files.load_document(path, files.BenchmarkFile)
@@ -456,7 +515,8 @@ def run_benchmark_file(
     judged = {name: build_evaluators(name, specs[name], datasets[name], base) for name in names}
     results_dir = results_dir or base / ".autobench" / "results"
     return {
-        name: run_benchmark(name, specs[name], base, results_dir, out=out, progress=progress, dataset=datasets[name],
-                            evaluators=judged[name])
+        name: run_benchmark(
+            name, specs[name], base, results_dir, out=out, progress=progress, dataset=datasets[name], evaluators=judged[name]
+        )
         for name in names
     }

@@ -46,8 +46,26 @@ _PLAIN_KEY = re.compile(r"([^ \t!\"#%&'*,\-:>?@\[\]`{|}\\]|-[^ \t:#,\[\]{}])[^:#
 _DQ = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _SQ = re.compile(r"'((?:[^']|'')*)'")
 _ESCAPE = re.compile(r'\\(?:([0abtnvfre "\\/N_LP\t])|x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))')
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
-            " ": " ", '"': '"', "\\": "\\", "/": "/", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_ESCAPES = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\v",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
 _FLOW_PLAIN = re.compile(r"([^ \t!\"#%&'*,\-:>?@\[\]`{|}\\]|-[^ \t:#,\[\]{}])[^,\[\]{}:#\t]*")
 # The common line `key: value`, both plain and simple (no `:` `#` tab or edge space in either),
 # read without the general path's steps; anything else takes the general path.
@@ -117,8 +135,9 @@ class _Constructor(yaml.SafeLoader):
 
 _ONE = _Constructor()
 _FIRST_CHARS = frozenset(k for k in _ONE.yaml_implicit_resolvers if k)
-_TYPED = frozenset({"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
-                    "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"})
+_TYPED = frozenset(
+    {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
+)
 
 
 def _plain(text: str, memo: dict[str, Any]) -> Any:
@@ -317,8 +336,11 @@ class _Reader:
                 items.append(value if value[0] not in _FIRST_CHARS else _plain(value, memo))
                 self.i = i + 1
                 continue
-            if line[indent : indent + 2] == "- " and m is None and line[:indent].strip(" ") == "" and (
-                _SIMPLE_ENTRY.fullmatch(line, indent + 2) or _FLAT_LINE.fullmatch(line, indent + 2)
+            if (
+                line[indent : indent + 2] == "- "
+                and m is None
+                and line[:indent].strip(" ") == ""
+                and (_SIMPLE_ENTRY.fullmatch(line, indent + 2) or _FLAT_LINE.fullmatch(line, indent + 2))
             ):
                 self.restart(indent + 2, line[indent + 2 :])  # `- key: value`: a compact mapping
                 items.append(self.mapping(indent + 2, depth + 1))
@@ -546,9 +568,11 @@ def loads(text: str) -> Any:
 
 # --- writing ---------------------------------------------------------------------------------
 
-_PLAIN_OUT = re.compile(r"[A-Za-z0-9_./()$^=;~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-                        r"(?:[A-Za-z0-9_ ./()$^=;~+,!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*"
-                        r"[A-Za-z0-9_./()$^=;~+!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff])?")
+_PLAIN_OUT = re.compile(
+    r"[A-Za-z0-9_./()$^=;~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    r"(?:[A-Za-z0-9_ ./()$^=;~+,!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*"
+    r"[A-Za-z0-9_./()$^=;~+!?%&*@'\"<>|\-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff])?"
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RAW_BAD = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 _LITERAL_OK = re.compile("[\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff\n]*")
@@ -584,7 +608,11 @@ def _scalar_text(text: str, memo: dict[str, str]) -> str:
     cached = memo.get(text)
     if cached is not None:
         return cached
-    if _PLAIN_OUT.fullmatch(text) and "  " not in text and (text[0] not in _FIRST_CHARS or _ONE.resolve(ScalarNode, text, (True, False)) == _STR):  # type: ignore[no-untyped-call]  # as in _plain
+    if (
+        _PLAIN_OUT.fullmatch(text)
+        and "  " not in text
+        and (text[0] not in _FIRST_CHARS or _ONE.resolve(ScalarNode, text, (True, False)) == _STR)  # type: ignore[no-untyped-call]  # as in _plain
+    ):
         out = text
     else:
         out = _quoted(text)
@@ -658,8 +686,11 @@ class _Writer:
         out, memo = self.out, self.memo
         for n, (k, v) in enumerate(value.items()):
             text = memo.get(k) if type(k) is str else None
-            head = (first_prefix if n == 0 and first_prefix is not None else pad) + (
-                text if text is not None and len(text) <= 1000 else self.key(k)) + ":"
+            head = (
+                (first_prefix if n == 0 and first_prefix is not None else pad)
+                + (text if text is not None and len(text) <= 1000 else self.key(k))
+                + ":"
+            )
             kind = type(v)  # the common scalars inline (the hot loop of a large dataset)
             if kind is str and "\n" not in v:
                 out.append(f"{head} {memo.get(v) or _scalar_text(v, memo)}\n")

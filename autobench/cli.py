@@ -59,7 +59,8 @@ def _generate(args: argparse.Namespace) -> int:
     existing = [p for p in (paths.dataset, paths.manifest) if p.exists()]
     if existing and not args.force:
         print(
-            "autobench: error: refusing to replace existing output(s): " + ", ".join(map(str, existing))
+            "autobench: error: refusing to replace existing output(s): "
+            + ", ".join(map(str, existing))
             + "\n  use --force to replace both the dataset and its generation manifest",
             file=sys.stderr,
         )
@@ -108,7 +109,9 @@ def _freeze(args: argparse.Namespace) -> int:
         print(f"autobench: error: cannot write {args.output or args.file}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
     change = "unchanged" if before == dataset.sha256 else (f"was {before}" if before else "was unstamped")
-    print(f"wrote {written} ({dataset.source} dataset {dataset.id}@{dataset.version}, {len(dataset.cases)} cases, sha256 {dataset.sha256}; {change})")
+    print(
+        f"wrote {written} ({dataset.source} dataset {dataset.id}@{dataset.version}, {len(dataset.cases)} cases, sha256 {dataset.sha256}; {change})"
+    )
     return EXIT_OK
 
 
@@ -130,7 +133,9 @@ def _export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"autobench: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"wrote {args.output} ({args.format} dataset {dataset.id!r}, {len(dataset.cases)} cases, from {dataset.id}@{dataset.version} sha256 {dataset.sha256})")
+    print(
+        f"wrote {args.output} ({args.format} dataset {dataset.id!r}, {len(dataset.cases)} cases, from {dataset.id}@{dataset.version} sha256 {dataset.sha256})"
+    )
     return EXIT_OK
 
 
@@ -266,17 +271,23 @@ examples:
 {EXIT_CODES}"""
 
 
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="autobench", description=__doc__, epilog=MAIN_EPILOG)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
 
-    dataset = commands.add_parser("dataset", help="datasets: generate, freeze, export (see: autobench dataset COMMAND --help)",
-                                  description="Datasets: generate one, freeze (stamp) a curated one.", epilog=DATASET_EPILOG)
+    dataset = commands.add_parser(
+        "dataset",
+        help="datasets: generate, freeze, export (see: autobench dataset COMMAND --help)",
+        description="Datasets: generate one, freeze (stamp) a curated one.",
+        epilog=DATASET_EPILOG,
+    )
     dataset_commands = dataset.add_subparsers(dest="dataset_command", metavar="COMMAND", required=True, parser_class=_Parser)
-    gen = dataset_commands.add_parser("generate", help="run a case generator and publish a reviewed dataset",
-                                      description="Run a case generator and publish a reviewed dataset.",
-                                      epilog=GENERATE_EPILOG)
+    gen = dataset_commands.add_parser(
+        "generate",
+        help="run a case generator and publish a reviewed dataset",
+        description="Run a case generator and publish a reviewed dataset.",
+        epilog=GENERATE_EPILOG,
+    )
     gen.add_argument("generator", metavar="MODULE:FUNCTION", help="a sync or async generator callable")
     gen.add_argument("--request", required=True, type=Path, help="generation request YAML")
     gen.add_argument("--output", required=True, type=Path, help="dataset YAML to write (manifest: <stem>.generation.yaml)")
@@ -286,32 +297,43 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--quiet", action="store_true", help="no progress (a status line on a terminal, else a line every 10 s on stderr)")
     gen.set_defaults(func=_generate)
 
-    frz = dataset_commands.add_parser("freeze", help="stamp the sha256 of a curated or imported dataset",
-                                      description="Stamp the content sha256 of a curated or imported dataset.",
-                                      epilog=FREEZE_EPILOG)
+    frz = dataset_commands.add_parser(
+        "freeze",
+        help="stamp the sha256 of a curated or imported dataset",
+        description="Stamp the content sha256 of a curated or imported dataset.",
+        epilog=FREEZE_EPILOG,
+    )
     frz.add_argument("file", metavar="DATASET.yaml", type=Path, help="the dataset YAML")
     frz.add_argument("--output", type=Path, help="write here instead of replacing DATASET.yaml")
     frz.set_defaults(func=_freeze)
 
-    exp = dataset_commands.add_parser("export", help="write a dataset as a Pydantic Evals dataset file",
-                                      description="Write a dataset as a Pydantic Evals dataset file.",
-                                      epilog=EXPORT_EPILOG)
+    exp = dataset_commands.add_parser(
+        "export",
+        help="write a dataset as a Pydantic Evals dataset file",
+        description="Write a dataset as a Pydantic Evals dataset file.",
+        epilog=EXPORT_EPILOG,
+    )
     exp.add_argument("file", metavar="DATASET.yaml", type=Path, help="an Autobench dataset YAML (its sha256 is verified)")
     exp.add_argument("--format", required=True, choices=["pydantic-evals"], help="the file format to write")
     exp.add_argument("--output", required=True, type=Path, help="the file to write (.json: JSON, else YAML)")
     exp.add_argument("--force", action="store_true", help="replace an existing --output")
     exp.set_defaults(func=_export)
 
-    run = commands.add_parser("run", help="run every case x variant of a benchmark file (never generates)",
-                              description="Run every case x variant of a benchmark file.", epilog=RUN_EPILOG)
+    run = commands.add_parser(
+        "run",
+        help="run every case x variant of a benchmark file (never generates)",
+        description="Run every case x variant of a benchmark file.",
+        epilog=RUN_EPILOG,
+    )
     run.add_argument("benchmark_file", metavar="BENCHMARK.yaml", type=Path)
     run.add_argument("--benchmark", action="append", help="only this benchmark (repeatable)")
     run.add_argument("--results", type=Path, help="results folder (default: <benchmark folder>/.autobench/results)")
     run.add_argument("--quiet", action="store_true", help="no progress (a status line on a terminal, else a line every 10 s on stderr)")
     run.set_defaults(func=_run)
 
-    sch = commands.add_parser("schemas", help="write or --check the JSON Schemas",
-                              description="Write, or --check, the JSON Schemas.", epilog=SCHEMAS_EPILOG)
+    sch = commands.add_parser(
+        "schemas", help="write or --check the JSON Schemas", description="Write, or --check, the JSON Schemas.", epilog=SCHEMAS_EPILOG
+    )
     sch.add_argument("--check", action="store_true", help="compare instead of writing (exit 1 when out of date)")
     sch.add_argument("--dir", type=Path, metavar="DIR", help="act on DIR/schemas/0.3.0/ (default: the installed package's copy)")
     sch.set_defaults(func=_schemas)

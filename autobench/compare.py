@@ -53,7 +53,9 @@ def evaluator_summary(matrix: Matrix) -> dict[str, dict[str, dict[str, Any]]]:
             kind = "assertion" if all(isinstance(s, bool) for s, _ in results) else "score"
             passed = sum(1 for s, e in results if s is True and not e)
             mine[name] = {
-                "kind": kind, "cases": len(results), "errors": sum(1 for _, e in results if e),
+                "kind": kind,
+                "cases": len(results),
+                "errors": sum(1 for _, e in results if e),
                 "passed": passed if kind == "assertion" else None,
                 "pass_rate": passed / len(results) if kind == "assertion" else None,
                 "mean_score": sum(0.0 if e else float(s) for s, e in results) / len(results),
@@ -101,9 +103,18 @@ def compare(measure: str, a: str, b: str, pairs: Sequence[tuple[bool | float, bo
     b_mean = sum(float(y) for _, y in pairs) / n if n else None
     better = a if edge > 0 else b if edge < 0 else None
     return {
-        "measure": measure, "a": a, "b": b, "cases": n, "a_mean": a_mean, "b_mean": b_mean,
-        "a_better_cases": a_wins, "b_better_cases": b_wins, "better": better,
-        "p_value": p, "confident": better is not None and p < ALPHA, "test": test,
+        "measure": measure,
+        "a": a,
+        "b": b,
+        "cases": n,
+        "a_mean": a_mean,
+        "b_mean": b_mean,
+        "a_better_cases": a_wins,
+        "b_better_cases": b_wins,
+        "better": better,
+        "p_value": p,
+        "confident": better is not None and p < ALPHA,
+        "test": test,
     }
 
 

@@ -65,7 +65,9 @@ def _spec_parts(spec: Any, where: str) -> tuple[str, Any]:
     if isinstance(spec, dict) and len(spec) == 1:
         name, args = next(iter(spec.items()))
         return str(name), args
-    raise FormatError(f"{where}: an evaluator is Name, {{Name: arg}} or {{Name: {{kwarg: value}}}}, got {json.dumps(spec, default=str)[:80]}")
+    raise FormatError(
+        f"{where}: an evaluator is Name, {{Name: arg}} or {{Name: {{kwarg: value}}}}, got {json.dumps(spec, default=str)[:80]}"
+    )
 
 
 def _kwargs(name: str, args: Any, first: Optional[str], allowed: Sequence[str], where: str) -> dict[str, Any]:
@@ -100,7 +102,9 @@ def evaluator_from(spec: Any, where: str, judge_engine: Optional[str]) -> Any:
         kw = _kwargs(name, args, "type_name", ("type_name", "evaluation_name"), where)
         type_name = kw.get("type_name")
         if type_name not in _PE_TYPES:
-            raise FormatError(f"{where}.IsInstance.type_name: {type_name!r} cannot be mapped (autobench checks JSON types: {', '.join(_PE_TYPES)})")
+            raise FormatError(
+                f"{where}.IsInstance.type_name: {type_name!r} cannot be mapped (autobench checks JSON types: {', '.join(_PE_TYPES)})"
+            )
         label = {"label": kw["evaluation_name"]} if kw.get("evaluation_name") else {}
         return {"is-instance": {"type": _PE_TYPES[type_name], **label}}
     if name == "MaxDuration":
@@ -113,20 +117,37 @@ def evaluator_from(spec: Any, where: str, judge_engine: Optional[str]) -> Any:
         allowed = ("rubric", "model", "include_input", "include_expected_output", "score", "assertion")
         kw = _kwargs(name, args, "rubric", allowed, where)
         if kw.get("score") not in (None, False):
-            raise FormatError(f"{where}.LLMJudge.score: autobench's llm-judge records its score with the assertion; a separate score output cannot be mapped")
+            raise FormatError(
+                f"{where}.LLMJudge.score: autobench's llm-judge records its score with the assertion; a separate score output cannot be mapped"
+            )
         assertion = kw.get("assertion")
-        if assertion not in (None, _LLM_DEFAULT_ASSERTION) and not (isinstance(assertion, dict) and set(assertion) <= {"include_reason", "evaluation_name"} and assertion.get("include_reason", True)):
-            raise FormatError(f"{where}.LLMJudge.assertion: only the default assertion (with its reason, optionally an evaluation_name) can be mapped")
+        if assertion not in (None, _LLM_DEFAULT_ASSERTION) and not (
+            isinstance(assertion, dict)
+            and set(assertion) <= {"include_reason", "evaluation_name"}
+            and assertion.get("include_reason", True)
+        ):
+            raise FormatError(
+                f"{where}.LLMJudge.assertion: only the default assertion (with its reason, optionally an evaluation_name) can be mapped"
+            )
         model = kw.get("model")
         if isinstance(model, str) and ":" in model:
-            raise FormatError(f"{where}.LLMJudge.model: {model!r} names a Pydantic AI provider; autobench judges through an engine "
-                              "(benchmark dataset.judge_engine) -- give a plain model name served by it, or none")
+            raise FormatError(
+                f"{where}.LLMJudge.model: {model!r} names a Pydantic AI provider; autobench judges through an engine "
+                "(benchmark dataset.judge_engine) -- give a plain model name served by it, or none"
+            )
         if not judge_engine:
             raise FormatError(f"{where}.LLMJudge: autobench's llm-judge needs an engine; set dataset.judge_engine in the benchmark")
         label = {"label": assertion["evaluation_name"]} if isinstance(assertion, dict) and assertion.get("evaluation_name") else {}
-        return {"llm-judge": {"rubric": kw.get("rubric"), "engine": judge_engine, **({"model": model} if model else {}),
-                              "include_input": bool(kw.get("include_input", False)),
-                              "include_expected": bool(kw.get("include_expected_output", False)), **label}}
+        return {
+            "llm-judge": {
+                "rubric": kw.get("rubric"),
+                "engine": judge_engine,
+                **({"model": model} if model else {}),
+                "include_input": bool(kw.get("include_input", False)),
+                "include_expected": bool(kw.get("include_expected_output", False)),
+                **label,
+            }
+        }
     raise FormatError(f"{where}: evaluator {name!r} cannot be mapped (mapped: EqualsExpected, Contains, IsInstance, MaxDuration, LLMJudge)")
 
 
@@ -168,8 +189,16 @@ def read(path: str | Path, *, version: str, judge_engine: Optional[str] = None, 
             own[case["id"]] = entries
     name = raw.get("name") if isinstance(raw.get("name"), str) and raw.get("name") else path.stem
     body = {
-        "id": name, "version": version, "sha256": "0" * 64, "source": "imported",
-        "imported_from": {"format": FORMAT, "file": str(path), "file_sha256": sha256_bytes(yamlio.read_bytes(path)), "name": raw.get("name")},
+        "id": name,
+        "version": version,
+        "sha256": "0" * 64,
+        "source": "imported",
+        "imported_from": {
+            "format": FORMAT,
+            "file": str(path),
+            "file_sha256": sha256_bytes(yamlio.read_bytes(path)),
+            "name": raw.get("name"),
+        },
         "cases": cases,
     }
     try:
@@ -198,18 +227,27 @@ def evaluator_to(entry: Any, where: str) -> Any:
             raise FormatError(f"{where}.label: Pydantic Evals' MaxDuration has no evaluation_name")
         return {"MaxDuration": {"seconds": options.seconds}}
     if name == "llm-judge":
-        spec: dict[str, Any] = {"rubric": options.rubric, "include_input": options.include_input,
-                                "include_expected_output": options.include_expected}
+        spec: dict[str, Any] = {
+            "rubric": options.rubric,
+            "include_input": options.include_input,
+            "include_expected_output": options.include_expected,
+        }
         if options.model:
             spec["model"] = options.model
         if options.label:
             spec["assertion"] = {"include_reason": True, "evaluation_name": options.label}
         return {"LLMJudge": spec}
-    raise FormatError(f"{where}: evaluator {cls.name!r} has no Pydantic Evals equivalent (exported: equals-expected, contains, is-instance, max-duration, llm-judge)")
+    raise FormatError(
+        f"{where}: evaluator {cls.name!r} has no Pydantic Evals equivalent (exported: equals-expected, contains, is-instance, max-duration, llm-judge)"
+    )
 
 
-def export(dataset: files.DatasetBody, evaluators: Sequence[Any] = (), case_evaluators: Mapping[str, Sequence[Any]] | None = None,
-           where: str = "benchmark") -> dict[str, Any]:
+def export(
+    dataset: files.DatasetBody,
+    evaluators: Sequence[Any] = (),
+    case_evaluators: Mapping[str, Sequence[Any]] | None = None,
+    where: str = "benchmark",
+) -> dict[str, Any]:
     """A dataset (and evaluator entries) as a Pydantic Evals dataset mapping. The dataset's
     own id, version and sha256 go into each case's metadata under `autobench`."""
     case_evaluators = case_evaluators or {}

@@ -46,8 +46,17 @@ from atlas_assets.core.errors import AtlasError, validation_messages
 from autobench.models import Case
 
 __all__ = [
-    "EvaluatorConfigError", "EvaluatorResult", "Evaluator", "EvaluatorSpec", "REGISTRY", "RESERVED_NAMES",
-    "build", "check_names", "evaluate_all", "open_all", "spec_json",
+    "EvaluatorConfigError",
+    "EvaluatorResult",
+    "Evaluator",
+    "EvaluatorSpec",
+    "REGISTRY",
+    "RESERVED_NAMES",
+    "build",
+    "check_names",
+    "evaluate_all",
+    "open_all",
+    "spec_json",
 ]
 
 JUDGE_MARKER = "[atlas-simulator:judge]"  # understood by the reference simulator only
@@ -72,7 +81,9 @@ class EvaluatorResult:
 
 class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    label: Optional[str] = Field(default=None, min_length=1, description="The name the result is recorded under (default: the evaluator's).")
+    label: Optional[str] = Field(
+        default=None, min_length=1, description="The name the result is recorded under (default: the evaluator's)."
+    )
 
 
 OptionsT = TypeVar("OptionsT", bound=Options)
@@ -103,7 +114,9 @@ class Evaluator(Generic[OptionsT]):
 REGISTRY: dict[str, type[Evaluator[Any]]] = {}
 
 
-def register(name: str, options: type[Options] = Options, shorthand: str | None = None) -> Callable[[type[Evaluator[Any]]], type[Evaluator[Any]]]:
+def register(
+    name: str, options: type[Options] = Options, shorthand: str | None = None
+) -> Callable[[type[Evaluator[Any]]], type[Evaluator[Any]]]:
     """Register an evaluator class under its YAML name, with its options model and the
     option a scalar entry sets (`contains: billing` is `contains: {value: billing}`)."""
 
@@ -224,7 +237,9 @@ class MaxDuration(Evaluator[MaxDurationOptions]):
 
 
 class PythonOptions(Options):
-    function: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$", description="module:function, called as function(case, output, duration_s).")
+    function: str = Field(
+        pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$", description="module:function, called as function(case, output, duration_s)."
+    )
 
 
 def coerce_result(value: Any) -> EvaluatorResult:
@@ -242,7 +257,9 @@ def coerce_result(value: Any) -> EvaluatorResult:
         return EvaluatorResult(value, reason or f"returned {value}")
     if isinstance(value, int | float) and math.isfinite(value):
         return EvaluatorResult(float(value), reason or f"returned {value:g}")
-    return EvaluatorResult(False, f"returned {_show(value)} ({type(value).__name__}); expected a bool, a number or (score, reason)", error=True)
+    return EvaluatorResult(
+        False, f"returned {_show(value)} ({type(value).__name__}); expected a bool, a number or (score, reason)", error=True
+    )
 
 
 @register("python", PythonOptions, shorthand="function")
@@ -265,12 +282,15 @@ class PythonEvaluator(Evaluator[PythonOptions]):
         return coerce_result(value)
 
 
-JUDGE_TEMPLATE = """You grade one output of a system under test against a rubric.
+JUDGE_TEMPLATE = (
+    """You grade one output of a system under test against a rubric.
 Answer with one JSON object and nothing else:
 {{"pass": <true or false>, "score": <a number from 0 to 1>, "reason": "<one sentence>"}}
 Rubric:
 {rubric}
-""" + JUDGE_MARKER
+"""
+    + JUDGE_MARKER
+)
 
 
 class JudgeOptions(Options):
@@ -312,7 +332,6 @@ def _block(tag: str, value: Any) -> str:
 class LLMJudge(Evaluator[JudgeOptions]):
     """Asks an engine (temperature 0) whether the output meets the rubric; records the
     sha256 of the exact system prompt (template + rubric) and the model that answered."""
-
 
     def __init__(self, options: JudgeOptions, where: str, base: Path) -> None:
         super().__init__(options, where, base)
@@ -366,7 +385,9 @@ class LLMJudge(Evaluator[JudgeOptions]):
             return EvaluatorResult(False, f"judge request failed: {completion.error}", error=True, details=details)
         verdict = parse_verdict(completion.content)
         if verdict is None:
-            return EvaluatorResult(False, f"judge verdict not understood: {_show(completion.content or '', 200)}", error=True, details=details)
+            return EvaluatorResult(
+                False, f"judge verdict not understood: {_show(completion.content or '', 200)}", error=True, details=details
+            )
         passed, score, reason = verdict
         details["judge"]["score"] = score
         return EvaluatorResult(passed, reason or ("pass" if passed else "fail"), details=details)
@@ -383,7 +404,9 @@ def _entry(cls: type[Evaluator[Any]]) -> type[BaseModel]:
         key = short.alias or cls.shorthand
         options = Annotated[
             cls.Options,
-            BeforeValidator(lambda v, key=key: v if isinstance(v, dict) else {key: v}, json_schema_input_type=Union[cls.Options, short.annotation]),
+            BeforeValidator(
+                lambda v, key=key: v if isinstance(v, dict) else {key: v}, json_schema_input_type=Union[cls.Options, short.annotation]
+            ),
         ]
     title = "".join(part.capitalize() for part in cls.name.split("-")) + "Entry"
     return create_model(title, __config__=ConfigDict(extra="forbid", frozen=True), options=(options, Field(alias=cls.name)))
@@ -403,7 +426,8 @@ def _validate_entry(value: Any) -> Any:
         raise PydanticCustomError("evaluator", "{evaluator} needs options, as {evaluator}: {...}", {"evaluator": value})
     if not (isinstance(value, dict) and len(value) == 1 and next(iter(value)) in REGISTRY):
         raise PydanticCustomError(
-            "evaluator", "expected an evaluator name or a one-key mapping {name: options}, got {got}; evaluators: {names}",
+            "evaluator",
+            "expected an evaluator name or a one-key mapping {name: options}, got {got}; evaluators: {names}",
             {"got": _show(value, 60), "names": ", ".join(REGISTRY)},
         )
     name = next(iter(value))

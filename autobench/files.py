@@ -81,7 +81,8 @@ class RequestSpec(_Doc):
     settings: dict[str, JsonValue] = Field(default_factory=dict)
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     seed_cases: list[SeedCase] = Field(
-        default_factory=list, description="Autobench cases {id, input, expected, metadata} or Pydantic Evals ones {name, inputs, expected_output, metadata}."
+        default_factory=list,
+        description="Autobench cases {id, input, expected, metadata} or Pydantic Evals ones {name, inputs, expected_output, metadata}.",
     )
 
 
@@ -272,7 +273,9 @@ class BenchmarkSpec(_Doc):
     dataset: BenchmarkDataset
     run: BenchmarkRun
     variants: dict[str, dict[str, JsonValue]] = Field(min_length=1)
-    evaluators: list[EvaluatorSpec] = Field(default_factory=list, description="Evaluators of every case (none: passed = equals expected, or the task's own).")
+    evaluators: list[EvaluatorSpec] = Field(
+        default_factory=list, description="Evaluators of every case (none: passed = equals expected, or the task's own)."
+    )
     case_evaluators: dict[str, list[EvaluatorSpec]] = Field(default_factory=dict, description="More evaluators for one case id.")
 
 
@@ -341,7 +344,9 @@ def load_request(path: str | Path) -> CaseGeneratorInput:
         return document.to_input()
     except ValidationError as exc:
         node = node or yamlio.node_of(path)
-        raise DocumentError(f"{path}: invalid generation request:\n{describe(exc, 'generation.request.', node, ('generation', 'request'))}") from None
+        raise DocumentError(
+            f"{path}: invalid generation request:\n{describe(exc, 'generation.request.', node, ('generation', 'request'))}"
+        ) from None
 
 
 # --- hashes ----------------------------------------------------------------------------------
@@ -398,7 +403,9 @@ def load_dataset(path: str | Path, raw: Any = None) -> DatasetFile:
             hint = "the file was edited after generation. Regenerate it deliberately."
         else:
             hint = f"the file was edited after it was frozen. Review the change, then `autobench dataset freeze {path}`."
-        raise DatasetIntegrityError(f"{path}: dataset content hash {actual} does not match its metadata sha256 {document.dataset.sha256}; {hint}")
+        raise DatasetIntegrityError(
+            f"{path}: dataset content hash {actual} does not match its metadata sha256 {document.dataset.sha256}; {hint}"
+        )
     for case in document.dataset.cases:
         meta = case.metadata.get("generation")
         if isinstance(meta, dict) and meta.get("case_sha256"):

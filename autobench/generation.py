@@ -102,7 +102,12 @@ def _records(batch: GeneratedCaseBatch, known: Mapping[int, bytes] | None = None
 
 
 def _dataset_body(
-    batch: GeneratedCaseBatch, records: tuple[CaseRecord, ...], generator_id: str, dataset_id: str, version: str, req_sha: str,
+    batch: GeneratedCaseBatch,
+    records: tuple[CaseRecord, ...],
+    generator_id: str,
+    dataset_id: str,
+    version: str,
+    req_sha: str,
     known: Mapping[int, bytes] | None = None,
 ) -> dict[str, Any]:
     """The published dataset mapping. `known` (`_canonical_cases`): each case's canonical
@@ -327,12 +332,17 @@ class GenerationResult(BaseModel):
         ).model_dump(mode="json")
         # The per-case lists, in the models' field order, from fields that are validated already.
         known = {id(r.case): r.sha256 for r in self.records}  # a seed case carried over is hashed once
-        body["request"]["seed_cases"] = [
-            {"id": c.id, "sha256": known.get(id(c)) or files.case_sha256(c)} for c in request.seed_cases
-        ]
+        body["request"]["seed_cases"] = [{"id": c.id, "sha256": known.get(id(c)) or files.case_sha256(c)} for c in request.seed_cases]
         body["cases"] = [
-            {"id": r.case.id, "sha256": r.sha256, "status": r.status.value, "reason": r.reason, "reviewer": r.reviewer,
-             "published": r.published, "case": files.case_json(r.case)}
+            {
+                "id": r.case.id,
+                "sha256": r.sha256,
+                "status": r.status.value,
+                "reason": r.reason,
+                "reviewer": r.reviewer,
+                "published": r.published,
+                "case": files.case_json(r.case),
+            }
             for r in self.records
         ]
         return {"generation": body}
@@ -366,8 +376,14 @@ def _reported(progress: ProgressLog | None, dataset_id: str, generator_id: str) 
 
 
 def _result(
-    request: CaseGeneratorInput, batch: Any, report: GenerationProgress | None, started: datetime, *,
-    generator_id: str, dataset_id: str, version: str,
+    request: CaseGeneratorInput,
+    batch: Any,
+    report: GenerationProgress | None,
+    started: datetime,
+    *,
+    generator_id: str,
+    dataset_id: str,
+    version: str,
 ) -> GenerationResult:
     if not isinstance(batch, GeneratedCaseBatch):
         raise TypeError(f"generator {generator_id} returned {type(batch).__name__}, expected GeneratedCaseBatch")
@@ -380,7 +396,12 @@ def _result(
 
 
 async def generate_dataset(
-    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str,
+    generator: CaseGenerator,
+    request: CaseGeneratorInput,
+    *,
+    generator_id: str,
+    dataset_id: str,
+    version: str,
     progress: ProgressLog | None = None,
 ) -> GenerationResult:
     """Run a sync or async generator once and return the validated result. A sync generator
@@ -398,7 +419,12 @@ async def generate_dataset(
 
 
 def generate_dataset_sync(
-    generator: CaseGenerator, request: CaseGeneratorInput, *, generator_id: str, dataset_id: str, version: str,
+    generator: CaseGenerator,
+    request: CaseGeneratorInput,
+    *,
+    generator_id: str,
+    dataset_id: str,
+    version: str,
     progress: ProgressLog | None = None,
 ) -> GenerationResult:
     """`generate_dataset` for synchronous code (raises inside a running event loop: use await)."""
@@ -498,4 +524,6 @@ def revalidated(result: GenerationResult) -> GenerationResult:
         return GenerationResult.model_validate(result.model_dump(round_trip=True))
     except ValidationError as exc:
         problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors(include_url=False)[:3])
-        raise PublicationError(f"refusing to publish: the generation result no longer validates (edited after it was built?): {problems}") from None
+        raise PublicationError(
+            f"refusing to publish: the generation result no longer validates (edited after it was built?): {problems}"
+        ) from None

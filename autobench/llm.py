@@ -152,7 +152,9 @@ class _Ask:
     request_id: None = None
 
 
-async def _generate(request: CaseGeneratorInput, settings: LLMSettings, prices: dict[str, Price], connected: Connected) -> GeneratedCaseBatch:
+async def _generate(
+    request: CaseGeneratorInput, settings: LLMSettings, prices: dict[str, Price], connected: Connected
+) -> GeneratedCaseBatch:
     accepted: list[Case] = []
     ids: set[str] = set()
     contents: set[str] = set()
@@ -179,7 +181,10 @@ async def _generate(request: CaseGeneratorInput, settings: LLMSettings, prices: 
                 "model": model,
                 "messages": [
                     {"role": "system", "content": system},
-                    {"role": "user", "content": f"{request.prompt}\n\n(request {tally['requests'] + 1}; seed {request.seed}; have {len(accepted)} cases)"},
+                    {
+                        "role": "user",
+                        "content": f"{request.prompt}\n\n(request {tally['requests'] + 1}; seed {request.seed}; have {len(accepted)} cases)",
+                    },
                 ],
                 "temperature": settings.temperature,
                 "max_tokens": settings.max_tokens,
@@ -212,8 +217,9 @@ async def _generate(request: CaseGeneratorInput, settings: LLMSettings, prices: 
             accepted.append(case.model_copy(update={"metadata": {**case.metadata, "llm_request": tally["requests"]}}))
             if len(accepted) >= settings.count:
                 break
-        report_progress(len(accepted), settings.count,
-                        f"{tally['requests']} requests, {tally['invalid']} invalid, {tally['duplicates']} duplicates")
+        report_progress(
+            len(accepted), settings.count, f"{tally['requests']} requests, {tally['invalid']} invalid, {tally['duplicates']} duplicates"
+        )
 
     await send_all(connected.client, asks(), finish, concurrency=1)
     return GeneratedCaseBatch(

@@ -25,7 +25,7 @@ __all__ = [
 
 Seed = Annotated[
     StrictInt,
-    Field(ge=-(2**63), le=2**63 - 1, description="A signed 64-bit integer (true/false and \"17\" are not integers)."),
+    Field(ge=-(2**63), le=2**63 - 1, description='A signed 64-bit integer (true/false and "17" are not integers).'),
 ]
 
 

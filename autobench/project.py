@@ -80,9 +80,14 @@ def load_project_report(path: Path | None = None) -> ProjectReport:
         problems.extend(found)
         for name, spec in document.benchmark.items() if document else ():
             if name in benchmarks:
-                problems.append(FileProblem(str(bench_file), field_path(["benchmark", name]),
-                                            f"benchmark name: also defined in {benchmarks[name][0]} (kept there; the name is its asset's key)",
-                                            line_of(bench_file, ["benchmark", name])))
+                problems.append(
+                    FileProblem(
+                        str(bench_file),
+                        field_path(["benchmark", name]),
+                        f"benchmark name: also defined in {benchmarks[name][0]} (kept there; the name is its asset's key)",
+                        line_of(bench_file, ["benchmark", name]),
+                    )
+                )
             else:
                 benchmarks[name] = (bench_file, spec)
     return ProjectReport(path.parent, project, benchmarks, problems)

@@ -66,8 +66,13 @@ WITH_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
 
 _BaseLoader: Any = yaml.CSafeLoader if WITH_LIBYAML else yaml.SafeLoader
 _BaseDumper: Any = yaml.CSafeDumper if WITH_LIBYAML else yaml.SafeDumper
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 class YamlError(AtlasError, ValueError):
@@ -203,7 +208,9 @@ def _check_tree(root: Node) -> None:
                 stack.append((child, False))
     added = size[id(root)] - len(size)
     if added > MAX_ALIAS_NODES:
-        raise ConstructorError(None, None, f"aliases expand the document by {added} nodes (the limit is {MAX_ALIAS_NODES})", root.start_mark)
+        raise ConstructorError(
+            None, None, f"aliases expand the document by {added} nodes (the limit is {MAX_ALIAS_NODES})", root.start_mark
+        )
 
 
 def _check_depth(root: Node) -> None:
@@ -228,7 +235,9 @@ class _Loader(_BaseLoader):  # type: ignore[misc]
                 try:
                     duplicate = key in seen
                 except TypeError:
-                    raise ConstructorError("while constructing a mapping", node.start_mark, "found an unhashable key", key_node.start_mark) from None
+                    raise ConstructorError(
+                        "while constructing a mapping", node.start_mark, "found an unhashable key", key_node.start_mark
+                    ) from None
                 if duplicate:
                     raise ConstructorError(None, None, f"duplicate key {key!r} (keys of a mapping must be unique)", key_node.start_mark)
                 seen.add(key)

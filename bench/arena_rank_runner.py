@@ -180,6 +180,7 @@ def main(argv=None) -> int:
                 model.fit(ds)
                 jax.block_until_ready(model.params)
                 t_fit = time.perf_counter() - t0
+
                 def boot(rounds: int) -> float:
                     t0 = time.perf_counter()
                     _block(model.compute_ratings_and_cis(ds, ci_method="bootstrap", num_bootstrap=rounds, seed=args.seed))

@@ -38,11 +38,15 @@ STEPS = ("baseline", "load", "generate", "publish", "verify")
 
 def write_request(path: Path, n: int) -> None:
     with open(path, "w", encoding="utf-8") as sink:
-        sink.write("generation:\n  request:\n    seed: 17\n    prompt: Generate support routing cases.\n"
-                   "    settings: {count: 0}\n    seed_cases:\n")
+        sink.write(
+            "generation:\n  request:\n    seed: 17\n    prompt: Generate support routing cases.\n"
+            "    settings: {count: 0}\n    seed_cases:\n"
+        )
         for i in range(n):
-            sink.write(f"      - id: seed-{i:07d}\n        input: {{message: 'Refund duplicate charge number {i}'}}\n"
-                       f"        expected: {{route: billing}}\n        metadata: {{n: {i}}}\n")
+            sink.write(
+                f"      - id: seed-{i:07d}\n        input: {{message: 'Refund duplicate charge number {i}'}}\n"
+                f"        expected: {{route: billing}}\n        metadata: {{n: {i}}}\n"
+            )
 
 
 def baseline(n: int, folder: Path) -> float:
@@ -77,8 +81,12 @@ def one(n: int, folder: Path) -> dict:
         return value
 
     request = timed("load", lambda: files.load_request(request_path))
-    result = timed("generate", lambda: generate_dataset_sync(
-        generate_cases, request, generator_id="autobench.examples.routing:generate_cases", dataset_id="bench", version="v1"))
+    result = timed(
+        "generate",
+        lambda: generate_dataset_sync(
+            generate_cases, request, generator_id="autobench.examples.routing:generate_cases", dataset_id="bench", version="v1"
+        ),
+    )
     written = timed("publish", lambda: write_generation_result(result, folder / f"out-{n}" / "bench.yaml"))
     result = request = None  # free them before verify (the lambdas above have run)
     dataset = timed("verify", lambda: files.load_dataset(written.dataset))
@@ -109,8 +117,12 @@ def main() -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"{'cases':>8} " + " ".join(f"{s:>9}" for s in STEPS)
-          + f" {'total s':>8} {'cases/s':>8} {'x base':>7} {'RSS MiB':>8} {'req MiB':>8} {'out MiB':>8}", flush=True)
+    print(
+        f"{'cases':>8} "
+        + " ".join(f"{s:>9}" for s in STEPS)
+        + f" {'total s':>8} {'cases/s':>8} {'x base':>7} {'RSS MiB':>8} {'req MiB':>8} {'out MiB':>8}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="autobench-bench-") as tmp:
         for n in sizes:
             child = subprocess.run([sys.executable, __file__, "--one", str(n), "--dir", tmp], capture_output=True, text=True, check=False)
@@ -118,18 +130,25 @@ def main() -> int:
                 print(child.stderr, file=sys.stderr)
                 return 1
             r = json.loads(child.stdout.splitlines()[-1])
-            floor = subprocess.run([sys.executable, __file__, "--one", str(n), "--dir", tmp, "--baseline"],
-                                   capture_output=True, text=True, check=True)
+            floor = subprocess.run(
+                [sys.executable, __file__, "--one", str(n), "--dir", tmp, "--baseline"], capture_output=True, text=True, check=True
+            )
             r["times"]["baseline"] = json.loads(floor.stdout.splitlines()[-1])
             rows.append(r)
             t = r["times"]
-            print(f"{r['n']:>8} " + " ".join(f"{t[s]:>9.2f}" for s in STEPS)
-                  + f" {r['total']:>8.2f} {r['n'] / r['total']:>8.0f} {r['total'] / t['baseline']:>7.1f} {r['peak_rss_mib']:>8.0f}"
-                  f" {r['request_mib']:>8.1f} {r['dataset_mib']:>8.1f}", flush=True)
+            print(
+                f"{r['n']:>8} "
+                + " ".join(f"{t[s]:>9.2f}" for s in STEPS)
+                + f" {r['total']:>8.2f} {r['n'] / r['total']:>8.0f} {r['total'] / t['baseline']:>7.1f} {r['peak_rss_mib']:>8.0f}"
+                f" {r['request_mib']:>8.1f} {r['dataset_mib']:>8.1f}",
+                flush=True,
+            )
     print(f"libyaml: {rows[0]['libyaml']}; load average now {os.getloadavg()[0]:.1f}")
     for a, b in zip(rows, rows[1:]):
-        print(f"time({b['n']})/time({a['n']}) = {b['total'] / a['total']:.1f}  (cases x{b['n'] / a['n']:.0f}; "
-              f"baseline {b['times']['baseline'] / a['times']['baseline']:.1f}, RSS {b['peak_rss_mib'] / a['peak_rss_mib']:.1f})")
+        print(
+            f"time({b['n']})/time({a['n']}) = {b['total'] / a['total']:.1f}  (cases x{b['n'] / a['n']:.0f}; "
+            f"baseline {b['times']['baseline'] / a['times']['baseline']:.1f}, RSS {b['peak_rss_mib'] / a['peak_rss_mib']:.1f})"
+        )
     last = rows[-1]
     verdict = "met" if last["total"] < args.target_s else "NOT met"
     print(f"target: {last['n']} cases in < {args.target_s:.0f} s: {verdict} ({last['total']:.1f} s)")

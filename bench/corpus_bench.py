@@ -31,8 +31,15 @@ REPO = Path(__file__).resolve().parents[1]
 DATASETS = REPO / "datasets"
 PART1 = ("haystack-v1", "eval-longctx-v1", "prompts-mix-v1", "prompts-code-v1", "prompts-shared-prefix-v1")
 CAPABILITY = (
-    "eval-math-v1", "eval-reasoning-v1", "eval-knowledge-v1", "eval-math-v2", "eval-reasoning-v2",
-    "eval-knowledge-v2", "eval-science-v2", "eval-commonsense-v2", "eval-security-v2",
+    "eval-math-v1",
+    "eval-reasoning-v1",
+    "eval-knowledge-v1",
+    "eval-math-v2",
+    "eval-reasoning-v2",
+    "eval-knowledge-v2",
+    "eval-science-v2",
+    "eval-commonsense-v2",
+    "eval-security-v2",
 )
 TARGETS = {"regenerate_part1": 30.0, "check_py": 15.0, "haystack_256k_build": 0.5, "capability_generators": 20.0}
 
@@ -110,7 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     }
     missed = [name for name, seconds in results.items() if seconds >= TARGETS[name]]
     if args.json:
-        print(json.dumps({name: {"seconds": round(s, 3), "target": TARGETS[name], "ratio": round(s / TARGETS[name], 4)} for name, s in results.items()}))
+        print(
+            json.dumps(
+                {
+                    name: {"seconds": round(s, 3), "target": TARGETS[name], "ratio": round(s / TARGETS[name], 4)}
+                    for name, s in results.items()
+                }
+            )
+        )
     else:
         for name, seconds in results.items():
             print(f"{name:22s} {seconds:8.3f} s   target < {TARGETS[name]:5.1f} s   ratio {seconds / TARGETS[name]:.3f}")

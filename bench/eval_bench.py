@@ -62,7 +62,9 @@ def write_dataset(root: Path, rows: int) -> str:
             kind = i % 3
             row: dict[str, Any] = {"id": f"bench-{i:06d}", "difficulty": difficulties[i % 3], "category": ("exact", "numeric", "mc")[kind]}
             if kind == 0:
-                row.update(prompt=f"Item {i}: write the word 'token{i}' in capitals. Reply with the word only.", answer=f"TOKEN{i}", scorer="exact")
+                row.update(
+                    prompt=f"Item {i}: write the word 'token{i}' in capitals. Reply with the word only.", answer=f"TOKEN{i}", scorer="exact"
+                )
             elif kind == 1:
                 row.update(prompt=f"Item {i}: what is {a} + {b}? Reply with the number only.", answer=str(a + b), scorer="numeric")
             else:
@@ -93,7 +95,9 @@ def timed_run(work: Workload, engine: Engine, root: Path, run_dir: Path, concurr
         last[0] = time.perf_counter()
 
     progress = Progress()
-    outcome = run_eval(work, engine, run_dir, limit=limit, concurrency=concurrency, datasets_root=root, progress=progress, on_record=on_record)
+    outcome = run_eval(
+        work, engine, run_dir, limit=limit, concurrency=concurrency, datasets_root=root, progress=progress, on_record=on_record
+    )
     elapsed = last[0] - progress.started
     scores, metrics = outcome.results.scores, outcome.results.metrics
     return {
@@ -126,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     load_before = os.getloadavg()
-    report: dict[str, Any] = {"date": dt.date.today().isoformat(), "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in load_before]}
+    report: dict[str, Any] = {
+        "date": dt.date.today().isoformat(),
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in load_before],
+    }
     with tempfile.TemporaryDirectory(prefix="eval-bench-data-") as tmp:
         root = Path(tmp)
         sha = write_dataset(root, max(args.rows, args.latency_rows))
@@ -135,7 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         with start_simulator(zero, datasets_root=root, process=True) as sim:
             engine = simulator_engine("bench-zero-latency", sim.base_url, zero.model, 256)
             report["overhead_child_process"] = measure(workload(sha, 256), engine, root, 256, args.rows, args.repeat)
-        in_process = Engine(name="sim-zero-latency", kind="simulator", concurrency=256, timeout_s=60, max_retries=0, simulator={"preset": "sim-zero-latency"})
+        in_process = Engine(
+            name="sim-zero-latency",
+            kind="simulator",
+            concurrency=256,
+            timeout_s=60,
+            max_retries=0,
+            simulator={"preset": "sim-zero-latency"},
+        )
         report["overhead_in_process"] = measure(workload(sha, 256), in_process, root, 256, args.rows, args.repeat)
 
         fixed = SimulatorProfile(name="sim-fixed-200ms", ttft_ms=200, skill=zero.skill, max_context=zero.max_context)
@@ -147,8 +162,18 @@ def main(argv: list[str] | None = None) -> int:
     overhead = report["overhead_child_process"]["median_rps"]
     efficiency = report["latency_200ms"]["median_rps"] / 320.0
     report["targets"] = {
-        "overhead_rps": {"target": TARGET_RPS, "achieved": overhead, "ratio": round(overhead / TARGET_RPS, 2), "met": overhead >= TARGET_RPS},
-        "efficiency": {"target": TARGET_EFFICIENCY, "achieved": round(efficiency, 4), "ratio": round(efficiency / TARGET_EFFICIENCY, 3), "met": efficiency >= TARGET_EFFICIENCY},
+        "overhead_rps": {
+            "target": TARGET_RPS,
+            "achieved": overhead,
+            "ratio": round(overhead / TARGET_RPS, 2),
+            "met": overhead >= TARGET_RPS,
+        },
+        "efficiency": {
+            "target": TARGET_EFFICIENCY,
+            "achieved": round(efficiency, 4),
+            "ratio": round(efficiency / TARGET_EFFICIENCY, 3),
+            "met": efficiency >= TARGET_EFFICIENCY,
+        },
     }
 
     results_dir = REPO / "bench" / "results"
@@ -166,9 +191,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load average before {report['load_before']}, after {report['load_after']} ({report['cpus']} cpus)")
         print(f"{'measurement':<46} {'median':>10} {'runs (req/s)':<28} target   ratio")
         rows = [
-            ("(a) overhead, simulator in a child process", report["overhead_child_process"], f">= {TARGET_RPS:,.0f}/s", report["targets"]["overhead_rps"]["ratio"]),
+            (
+                "(a) overhead, simulator in a child process",
+                report["overhead_child_process"],
+                f">= {TARGET_RPS:,.0f}/s",
+                report["targets"]["overhead_rps"]["ratio"],
+            ),
             ("    overhead, simulator in the runner's thread", report["overhead_in_process"], "(info)", ""),
-            ("(b) 200 ms latency, concurrency 64", report["latency_200ms"], f">= {TARGET_EFFICIENCY:.0%} of 320/s", report["targets"]["efficiency"]["ratio"]),
+            (
+                "(b) 200 ms latency, concurrency 64",
+                report["latency_200ms"],
+                f">= {TARGET_EFFICIENCY:.0%} of 320/s",
+                report["targets"]["efficiency"]["ratio"],
+            ),
         ]
         for label, data, target, ratio in rows:
             runs = ", ".join(f"{r['rps']:.0f}" for r in data["runs"])

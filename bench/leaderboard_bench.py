@@ -167,7 +167,9 @@ def orjson_loop_seconds(folder: Path) -> float:
     """Seconds of a bare single-process orjson.loads loop over battles.jsonl and votes.jsonl."""
     done = subprocess.run(
         [sys.executable, "-c", ORJSON_LOOP, str(folder / "battles.jsonl"), str(folder / "votes.jsonl")],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return float(done.stdout)
 
@@ -199,8 +201,19 @@ def ensure_dump(data_dir: Path, n_votes: int, models: int, seed: int) -> tuple[P
             return folder, None
     log(f"generating {n_votes:,} votes -> {folder.relative_to(REPO) if folder.is_relative_to(REPO) else folder}")
     cmd = [
-        sys.executable, "-m", "atlas_assets.ratings.sample", "--out", str(folder), "--votes", str(n_votes),
-        "--models", str(models), "--seed", str(seed), "--categories", ",".join(CATEGORIES),
+        sys.executable,
+        "-m",
+        "atlas_assets.ratings.sample",
+        "--out",
+        str(folder),
+        "--votes",
+        str(n_votes),
+        "--models",
+        str(models),
+        "--seed",
+        str(seed),
+        "--categories",
+        ",".join(CATEGORIES),
     ]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
@@ -321,12 +334,22 @@ def run_arena_rank(args: argparse.Namespace, folder: Path, work: Path) -> dict[s
     npz = work / "arena_rank_input.npz"
     t0 = time.perf_counter()
     shape = export_for_arena_rank(folder, npz)
-    log(f"arena-rank input: {shape['rows']:,} battle rows ({shape['votes']:,} votes), converted in "
-        f"{time.perf_counter() - t0:.1f}s (not timed)")
+    log(
+        f"arena-rank input: {shape['rows']:,} battle rows ({shape['votes']:,} votes), converted in "
+        f"{time.perf_counter() - t0:.1f}s (not timed)"
+    )
     rounds = args.arena_rank_rounds or args.rounds
     cmd = [
-        str(py), str(BENCH / "arena_rank_runner.py"), "--input", str(npz),
-        "--rounds", str(rounds), "--target-rounds", str(args.rounds), "--seed", str(ENGINE_SEED),
+        str(py),
+        str(BENCH / "arena_rank_runner.py"),
+        "--input",
+        str(npz),
+        "--rounds",
+        str(rounds),
+        "--target-rounds",
+        str(args.rounds),
+        "--seed",
+        str(ENGINE_SEED),
     ]
     note = f", extrapolated to {args.rounds}" if rounds < args.rounds else ""
     log(f"running arena-rank ({rounds} bootstrap rounds{note}); this is the slow part")
@@ -357,11 +380,15 @@ def print_report(report: dict[str, Any]) -> None:
     rows = report["sizes"]
     ar = report.get("arena_rank")
     print()
-    print(f"humaneval-ratings compute, {report['params']['rounds']} bootstrap rounds, "
-          f"{report['params']['models']} models, {len(CATEGORIES)} categories "
-          f"({report['machine']['cpu_count']} CPUs)")
-    head = (f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'orjson s':>8} {'ratio':>6} {'peak MB':>8} "
-            f"{'tree MB':>8} {'load':>5}  targets")
+    print(
+        f"humaneval-ratings compute, {report['params']['rounds']} bootstrap rounds, "
+        f"{report['params']['models']} models, {len(CATEGORIES)} categories "
+        f"({report['machine']['cpu_count']} CPUs)"
+    )
+    head = (
+        f"{'size':>5} {'votes':>10} {'gen s':>7} {'ours s':>8} {'orjson s':>8} {'ratio':>6} {'peak MB':>8} "
+        f"{'tree MB':>8} {'load':>5}  targets"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -374,22 +401,30 @@ def print_report(report: dict[str, Any]) -> None:
         if n in TARGET_PEAK_MB:
             tgt.append(f"<= {TARGET_PEAK_MB[n]:.0f} MB{_mark(r['ours']['peak_tree_rss_mb'] <= TARGET_PEAK_MB[n])}")
         status = "" if r["ours"]["returncode"] == 0 else f"  FAILED (exit {r['ours']['returncode']})"
-        print(f"{r['label']:>5} {n:>10,} {_fmt(r['generate_seconds']):>7} {r['ours']['seconds']:>8.2f} "
-              f"{r['ours']['cpu_seconds']:>7.1f} {r['orjson_loop_seconds']:>8.2f} {ratio:>6.2f} {r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f} "
-              f"{r['load_average_1min_before']:>5.1f}  {', '.join(tgt)}{status}")
+        print(
+            f"{r['label']:>5} {n:>10,} {_fmt(r['generate_seconds']):>7} {r['ours']['seconds']:>8.2f} "
+            f"{r['ours']['cpu_seconds']:>7.1f} {r['orjson_loop_seconds']:>8.2f} {ratio:>6.2f} {r['ours']['peak_rss_mb']:>8.0f} {r['ours']['peak_tree_rss_mb']:>8.0f} "
+            f"{r['load_average_1min_before']:>5.1f}  {', '.join(tgt)}{status}"
+        )
     for r in rows:
         if r.get("sha256"):
             print(f"{r['label']:>5} leaderboard.json sha256 {r['sha256']}")
     print("(cpu s: user + system CPU of compute and its worker processes; less sensitive to other load than wall time)")
-    print("(orjson s: a bare single-process orjson.loads loop over the same two files, the faster of a run just before\n"
-          " and one just after ours; ratio: ours s / orjson s)")
-    print("(gen s: dump generation, '-' = cached; peak MB: largest process; tree MB: whole process tree;\n"
-          f" load: 1-min load average just before the run, on {report['machine']['cpu_count']} CPUs; it includes the "
-          "bench's own previous step, and a value well above that means other work competed and inflated the time)")
+    print(
+        "(orjson s: a bare single-process orjson.loads loop over the same two files, the faster of a run just before\n"
+        " and one just after ours; ratio: ours s / orjson s)"
+    )
+    print(
+        "(gen s: dump generation, '-' = cached; peak MB: largest process; tree MB: whole process tree;\n"
+        f" load: 1-min load average just before the run, on {report['machine']['cpu_count']} CPUs; it includes the "
+        "bench's own previous step, and a value well above that means other work competed and inflated the time)"
+    )
     print()
-    print(f"accuracy vs truth.json (style-controlled; Spearman over models with >= {SPEARMAN_MIN_VOTES} votes, "
-          f"target >= {TARGET_SPEARMAN}; 95% CI coverage of non-provisional models, target "
-          f"{TARGET_COVERAGE[0]:.0%}-{TARGET_COVERAGE[1]:.0%})")
+    print(
+        f"accuracy vs truth.json (style-controlled; Spearman over models with >= {SPEARMAN_MIN_VOTES} votes, "
+        f"target >= {TARGET_SPEARMAN}; 95% CI coverage of non-provisional models, target "
+        f"{TARGET_COVERAGE[0]:.0%}-{TARGET_COVERAGE[1]:.0%})"
+    )
     for r in rows:
         a = r.get("accuracy")
         if not a:
@@ -397,11 +432,11 @@ def print_report(report: dict[str, Any]) -> None:
         sp, cov = a["spearman_sc_min"], a["coverage_sc"]
         sp_ok = None if sp is None else sp >= TARGET_SPEARMAN
         cov_ok = None if cov is None else TARGET_COVERAGE[0] <= cov <= TARGET_COVERAGE[1]
-        per = ", ".join(
-            f"{k} {_fmt(v['sc']['spearman'], '.3f')}/{_fmt(v['sc']['coverage'], '.0%')}" for k, v in a["categories"].items()
+        per = ", ".join(f"{k} {_fmt(v['sc']['spearman'], '.3f')}/{_fmt(v['sc']['coverage'], '.0%')}" for k, v in a["categories"].items())
+        print(
+            f"{r['label']:>5}  spearman(min) {_fmt(sp, '.4f')}{_mark(sp_ok)}  coverage {_fmt(cov, '.1%')}{_mark(cov_ok)}"
+            f"  | raw ratings: spearman(min) {_fmt(a['spearman_raw_min'], '.4f')}, coverage {_fmt(a['coverage_raw'], '.1%')}"
         )
-        print(f"{r['label']:>5}  spearman(min) {_fmt(sp, '.4f')}{_mark(sp_ok)}  coverage {_fmt(cov, '.1%')}{_mark(cov_ok)}"
-              f"  | raw ratings: spearman(min) {_fmt(a['spearman_raw_min'], '.4f')}, coverage {_fmt(a['coverage_raw'], '.1%')}")
         print(f"{'':>5}  per category (spearman/coverage): {per}")
     if ar:
         print()
@@ -410,22 +445,32 @@ def print_report(report: dict[str, Any]) -> None:
         if not ar["extrapolated"]:
             extra = f"{ar['rounds_run']} rounds, measured"
         elif ar.get("probe_rounds"):
-            extra = (f"bootstrap EXTRAPOLATED to {ar['target_rounds']} rounds from runs of {ar['probe_rounds']} and "
-                     f"{ar['rounds_run']} rounds: fixed cost + cost per round")
+            extra = (
+                f"bootstrap EXTRAPOLATED to {ar['target_rounds']} rounds from runs of {ar['probe_rounds']} and "
+                f"{ar['rounds_run']} rounds: fixed cost + cost per round"
+            )
         else:
             extra = f"bootstrap EXTRAPOLATED proportionally from {ar['rounds_run']} rounds to {ar['target_rounds']}"
-        print(f"arena-rank {ar.get('arena_rank_version')} on the {ar['size']} dump (jax {ar.get('jax_version')}, "
-              f"bootstrap pool: {ar.get('start_method')}; {extra})")
-        print(f"  bootstrap  (BT + contextual BT, all categories): {t['bootstrap']:9.1f} s  "
-              f"[BT {t.get('bt_bootstrap', 0):.1f} s, contextual {t.get('sc_bootstrap', 0):.1f} s]")
-        print(f"  sandwich   (BT + contextual BT, all categories): {t['sandwich']:9.1f} s  "
-              f"[BT {t.get('bt_sandwich', 0):.1f} s, contextual {t.get('sc_sandwich', 0):.1f} s]")
+        print(
+            f"arena-rank {ar.get('arena_rank_version')} on the {ar['size']} dump (jax {ar.get('jax_version')}, "
+            f"bootstrap pool: {ar.get('start_method')}; {extra})"
+        )
+        print(
+            f"  bootstrap  (BT + contextual BT, all categories): {t['bootstrap']:9.1f} s  "
+            f"[BT {t.get('bt_bootstrap', 0):.1f} s, contextual {t.get('sc_bootstrap', 0):.1f} s]"
+        )
+        print(
+            f"  sandwich   (BT + contextual BT, all categories): {t['sandwich']:9.1f} s  "
+            f"[BT {t.get('bt_sandwich', 0):.1f} s, contextual {t.get('sc_sandwich', 0):.1f} s]"
+        )
         if ours and ours["ours"]["returncode"] == 0:
             s = ours["ours"]["seconds"]
             rb, rs = t["bootstrap"] / s, t["sandwich"] / s
-            print(f"  ours end to end: {s:.2f} s  ->  {rb:,.0f}x vs bootstrap (target >= {TARGET_RATIO_BOOTSTRAP:.0f}x)"
-                  f"{_mark(rb >= TARGET_RATIO_BOOTSTRAP)}, {rs:,.1f}x vs sandwich (target > {TARGET_RATIO_SANDWICH:.0f}x)"
-                  f"{_mark(rs > TARGET_RATIO_SANDWICH)}")
+            print(
+                f"  ours end to end: {s:.2f} s  ->  {rb:,.0f}x vs bootstrap (target >= {TARGET_RATIO_BOOTSTRAP:.0f}x)"
+                f"{_mark(rb >= TARGET_RATIO_BOOTSTRAP)}, {rs:,.1f}x vs sandwich (target > {TARGET_RATIO_SANDWICH:.0f}x)"
+                f"{_mark(rs > TARGET_RATIO_SANDWICH)}"
+            )
     print()
 
 
@@ -451,7 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-arena-rank", action="store_true", help="do not run arena-rank")
     parser.add_argument("--arena-rank-size", default="100k", help="dump size arena-rank runs on (default 100k)")
     parser.add_argument(
-        "--arena-rank-rounds", type=int, default=None,
+        "--arena-rank-rounds",
+        type=int,
+        default=None,
         help="bootstrap rounds arena-rank actually runs (default --rounds). Fewer are extrapolated linearly to "
         "--rounds from a second, cpu_count-round run (fixed cost + cost per round), printed as extrapolated. "
         "100 rounds at 100k take ~15 min on 2 cores; 20 take ~4 min",
@@ -472,10 +519,20 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="leaderboard-bench-"))
     report: dict[str, Any] = {
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "params": {"rounds": args.rounds, "models": args.models, "seed": args.seed, "engine_seed": ENGINE_SEED,
-                   "categories": list(CATEGORIES)},
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(), "numpy": numpy.__version__,
-                    "platform": platform.platform(), "load_average_at_start": list(os.getloadavg())},
+        "params": {
+            "rounds": args.rounds,
+            "models": args.models,
+            "seed": args.seed,
+            "engine_seed": ENGINE_SEED,
+            "categories": list(CATEGORIES),
+        },
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "python": platform.python_version(),
+            "numpy": numpy.__version__,
+            "platform": platform.platform(),
+            "load_average_at_start": list(os.getloadavg()),
+        },
         "git": git_state(),
         "engine_command": engine_command(),
         "sizes": [],
@@ -488,8 +545,17 @@ def main(argv: list[str] | None = None) -> int:
                 arena_folder = folder
             out = work / f"leaderboard-{label}.json"
             cmd = engine_command() + [
-                "compute", "--battles", str(folder / "battles.jsonl"), "--votes", str(folder / "votes.jsonl"),
-                "--out", str(out), "--seed", str(ENGINE_SEED), "--bootstrap-rounds", str(args.rounds),
+                "compute",
+                "--battles",
+                str(folder / "battles.jsonl"),
+                "--votes",
+                str(folder / "votes.jsonl"),
+                "--out",
+                str(out),
+                "--seed",
+                str(ENGINE_SEED),
+                "--bootstrap-rounds",
+                str(args.rounds),
             ]
             log(f"{label}: bare orjson.loads loop ...")
             baseline = orjson_loop_seconds(folder)
@@ -497,14 +563,22 @@ def main(argv: list[str] | None = None) -> int:
             load = os.getloadavg()[0]
             measured = run_measured(cmd, timeout=args.engine_timeout, log_path=work / f"compute-{label}.log")
             baseline = min(baseline, orjson_loop_seconds(folder))
-            row: dict[str, Any] = {"label": label, "votes": n, "dump": str(folder), "generate_seconds": gen_seconds,
-                                   "dump_bytes": sum((folder / f).stat().st_size for f in ("battles.jsonl", "votes.jsonl")),
-                                   "ours": measured, "orjson_loop_seconds": baseline,
-                                   "ratio_to_orjson_loop": measured["seconds"] / baseline,
-                                   "load_average_1min_before": load}
+            row: dict[str, Any] = {
+                "label": label,
+                "votes": n,
+                "dump": str(folder),
+                "generate_seconds": gen_seconds,
+                "dump_bytes": sum((folder / f).stat().st_size for f in ("battles.jsonl", "votes.jsonl")),
+                "ours": measured,
+                "orjson_loop_seconds": baseline,
+                "ratio_to_orjson_loop": measured["seconds"] / baseline,
+                "load_average_1min_before": load,
+            }
             if measured["returncode"] == 0:
-                log(f"{label}: {measured['seconds']:.2f} s (orjson loop {baseline:.2f} s, ratio "
-                    f"{measured['seconds'] / baseline:.2f}), peak {measured['peak_tree_rss_mb']:.0f} MB")
+                log(
+                    f"{label}: {measured['seconds']:.2f} s (orjson loop {baseline:.2f} s, ratio "
+                    f"{measured['seconds'] / baseline:.2f}), peak {measured['peak_tree_rss_mb']:.0f} MB"
+                )
                 row["sha256"] = hashlib.sha256(out.read_bytes()).hexdigest()
                 leaderboard = json.loads(out.read_text())
                 truth = json.loads((folder / "truth.json").read_text())

@@ -52,8 +52,7 @@ def read_source(source: Path, rev: str) -> tuple[dict[str, str], str]:
     git = ["git", "--git-dir", str(source)]
     commit = subprocess.run([*git, "rev-parse", rev], check=True, capture_output=True, text=True).stdout.strip()
     texts = {
-        name: subprocess.run([*git, "show", f"{commit}:{name}"], check=True, capture_output=True).stdout.decode("utf-8")
-        for name in FILES
+        name: subprocess.run([*git, "show", f"{commit}:{name}"], check=True, capture_output=True).stdout.decode("utf-8") for name in FILES
     }
     return texts, f"github.com/dustalov/llmfao@{commit}"
 
@@ -77,10 +76,16 @@ def convert(texts: dict[str, str]) -> tuple[list[dict], list[dict]]:
         if row["left"] != models[pair["model_x"]]["name"]:
             raise ValueError(f"crowd-comparisons.csv row {number}: 'left' is not model_x")
         voted.add(pair["id"])
-        votes.append({
-            "vote_id": str(number), "battle_id": str(pair["id"]), "voter_id": f"w_{row['worker']}",
-            "choice": CHOICES[row["winner"]], "created_at": SOURCE_TIME, "weight": 1.0,
-        })
+        votes.append(
+            {
+                "vote_id": str(number),
+                "battle_id": str(pair["id"]),
+                "voter_id": f"w_{row['worker']}",
+                "choice": CHOICES[row["winner"]],
+                "created_at": SOURCE_TIME,
+                "weight": 1.0,
+            }
+        )
 
     used = sorted({pairs[i][k] for i in voted for k in ("model_x", "model_y")})
     slugs = {i: slugify(models[i]["api_id"]) for i in used}
@@ -92,11 +97,19 @@ def convert(texts: dict[str, str]) -> tuple[list[dict], list[dict]]:
         text_a, text_b = results[(pair["prompt"], pair["model_x"])], results[(pair["prompt"], pair["model_y"])]
         if (text_a, text_b) != (pair["result_x"], pair["result_y"]):
             raise ValueError(f"pair {pid}: responses differ from results.jsonl")
-        battles.append({
-            "battle_id": str(pid), "category_slug": CATEGORY, "model_a": slugs[pair["model_x"]],
-            "model_b": slugs[pair["model_y"]], "created_at": SOURCE_TIME, "normalization_mode": "rendered",
-            "modality": "text", "response_a": text_a, "response_b": text_b,
-        })
+        battles.append(
+            {
+                "battle_id": str(pid),
+                "category_slug": CATEGORY,
+                "model_a": slugs[pair["model_x"]],
+                "model_b": slugs[pair["model_y"]],
+                "created_at": SOURCE_TIME,
+                "normalization_mode": "rendered",
+                "modality": "text",
+                "response_a": text_a,
+                "response_b": text_b,
+            }
+        )
     return battles, votes
 
 

@@ -38,8 +38,14 @@ def run_once(checkout: Path, work: Path) -> tuple[float, str]:
     home, artifacts = work / "home", work / "artifacts"
     home.mkdir(parents=True, exist_ok=True)
     shutil.copy(checkout / "dagster.yaml", home / "dagster.yaml")
-    env = {**os.environ, "DAGSTER_HOME": str(home), "ATLAS_ARTIFACTS": str(artifacts), "DAGSTER_MODULE_NAME": "atlas_assets",
-           "PYTHONPATH": str(checkout), "PYTHONWARNINGS": QUIET}
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "ATLAS_ARTIFACTS": str(artifacts),
+        "DAGSTER_MODULE_NAME": "atlas_assets",
+        "PYTHONPATH": str(checkout),
+        "PYTHONWARNINGS": QUIET,
+    }
     started = time.perf_counter()
     subprocess.run(command(checkout), cwd=checkout, env=env, check=True, capture_output=True)
     elapsed = time.perf_counter() - started

@@ -67,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seeds = list(range(args.seeds))
     print(f"{args.seeds} seeds (0..{args.seeds - 1}); ranked = non-provisional models; ranks are the published bands")
-    print("| dump | category | rounds | ranked models | changed per seed pair: mean (min-max) | unstable over all seeds "
-          "| max rank spread | CI bound MC sd (Elo, median) | s per leaderboard |")
+    print(
+        "| dump | category | rounds | ranked models | changed per seed pair: mean (min-max) | unstable over all seeds "
+        "| max rank spread | CI bound MC sd (Elo, median) | s per leaderboard |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for folder in args.dump:
         dump = read_dump(folder / "battles.jsonl", folder / "votes.jsonl")
@@ -78,13 +80,13 @@ def main(argv: list[str] | None = None) -> int:
             seconds = (time.monotonic() - started) / len(seeds)
             rows = {c: summarise(v["rank"], v["low"], v["high"]) for c, v in cats.items()}
             if len(rows) > 1:
-                rows["all"] = summarise(
-                    *(np.concatenate([v[k] for v in cats.values()], axis=1) for k in ("rank", "low", "high"))
-                )
+                rows["all"] = summarise(*(np.concatenate([v[k] for v in cats.values()], axis=1) for k in ("rank", "low", "high")))
             for cat, s in rows.items():
-                print(f"| {folder.name} | {cat} | {rounds} | {s['models']} | {s['changed_mean']:.1f} "
-                      f"({s['changed_min']}-{s['changed_max']}) | {s['unstable']} | {s['max_spread']} | "
-                      f"{s['ci_sd']:.2f} | {seconds:.1f} |")
+                print(
+                    f"| {folder.name} | {cat} | {rounds} | {s['models']} | {s['changed_mean']:.1f} "
+                    f"({s['changed_min']}-{s['changed_max']}) | {s['unstable']} | {s['max_spread']} | "
+                    f"{s['ci_sd']:.2f} | {seconds:.1f} |"
+                )
             sys.stdout.flush()
     return 0
 

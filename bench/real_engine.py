@@ -149,9 +149,7 @@ def pip_index_url() -> str:
     env = os.environ.get("PIP_INDEX_URL", "").strip()
     if env:
         return env.rstrip("/")
-    found = subprocess.run(
-        [sys.executable, "-m", "pip", "config", "get", "global.index-url"], capture_output=True, text=True, check=False
-    )
+    found = subprocess.run([sys.executable, "-m", "pip", "config", "get", "global.index-url"], capture_output=True, text=True, check=False)
     value = found.stdout.strip()
     return (value if found.returncode == 0 and value else DEFAULT_INDEX).rstrip("/")
 
@@ -516,9 +514,7 @@ def report(figures: dict[str, dict[str, Any]]) -> str:
     parts = [
         render_table(["workload", "rows", "accuracy", "failed", "retried", "hit max_tokens", "wall s"], answers),
         "",
-        render_table(
-            ["latency (ms)", "TTFT p50/mean", "TPOT p50/mean", "E2E p50/mean", "srv prompt/req", "srv decode/token"], latency
-        ),
+        render_table(["latency (ms)", "TTFT p50/mean", "TPOT p50/mean", "E2E p50/mean", "srv prompt/req", "srv decode/token"], latency),
         "",
         render_table(["tokens", "input harness/server", "server cached", "output harness/server"], tokens),
         "",
@@ -568,9 +564,7 @@ def run_workload(cli: Path, engines: Path, workload: str, limit: int, slots: int
     with open(out / f"{workload}.log", "wb") as log:
         log.write(f"$ {' '.join(command)}\n".encode())
         log.flush()
-        child = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=REPO, start_new_session=True
-        )
+        child = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=REPO, start_new_session=True)
         try:
             status = child.wait()
         except KeyboardInterrupt:

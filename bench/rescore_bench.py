@@ -87,7 +87,7 @@ def synthetic_workload(rng: random.Random, present: set[str]) -> list[tuple[dict
     words = ["copper", "harbour", "violet", "granite", "meadow", "lantern", "orchid", "falcon"]
     for i in range(300):
         if "numeric" not in present:
-            value = rng.choice([rng.randint(-10**6, 10**6), round(rng.uniform(-1000, 1000), 3)])
+            value = rng.choice([rng.randint(-(10**6), 10**6), round(rng.uniform(-1000, 1000), 3)])
             row = {"id": f"num-{i}", "scorer": "numeric", "answer": value}
             items += [(row, _chatty(f"{value:,}", rng), None), (row, str(value), None), (row, "I cannot tell.", None)]
         if "mc" not in present:
@@ -105,7 +105,10 @@ def synthetic_workload(rng: random.Random, present: set[str]) -> list[tuple[dict
         if "tool_call" not in present:
             args = {"city": rng.choice(words), "days": rng.randint(1, 9)}
             row = {"id": f"tool-{i}", "scorer": "tool_call", "answer": {"tool_call": {"name": "get_weather", "arguments": args}}}
-            call = {"content": None, "tool_calls": [{"type": "function", "function": {"name": "get_weather", "arguments": json.dumps(args)}}]}
+            call = {
+                "content": None,
+                "tool_calls": [{"type": "function", "function": {"name": "get_weather", "arguments": json.dumps(args)}}],
+            }
             items += [(row, call, None), (row, "It will be sunny.", None)]
     return items
 
@@ -116,11 +119,16 @@ def splice_workload(rng: random.Random) -> list[tuple[dict, object, str | None]]
 
     items = []
     for i in range(20):
-        names = [f"{rng.choice(['load', 'save', 'parse', 'format', 'compute'])}{rng.choice(['Invoice', 'Customer', 'Report', 'Ledger'])}{rng.choice(['Rows', 'Total', 'Date', 'Index'])}{k}" for k in range(40)]
+        names = [
+            f"{rng.choice(['load', 'save', 'parse', 'format', 'compute'])}{rng.choice(['Invoice', 'Customer', 'Report', 'Ledger'])}{rng.choice(['Rows', 'Total', 'Date', 'Index'])}{k}"
+            for k in range(40)
+        ]
         body = [f"import {{ {', '.join(names[:6])} }} from './lib.js';", ""]
         for k in range(60):
             a, b = rng.sample(names, 2)
-            body.append(f"export function step{k}(input, options = {{}}) {{\n  const value = {a}(input) + {b}(options);\n  return value > {k * 3} ? `${{value}} items` : value;\n}}\n")
+            body.append(
+                f"export function step{k}(input, options = {{}}) {{\n  const value = {a}(input) + {b}(options);\n  return value > {k * 3} ? `${{value}} items` : value;\n}}\n"
+            )
         code = "\n".join(body)
         row = {"id": f"splice-{i}", "scorer": "splice", "answer": "clean", "meta": {"context_identifiers": names}}
         items += [(row, code, None), (row, inject_splice(code, names, rng), None)]

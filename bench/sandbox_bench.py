@@ -64,8 +64,10 @@ def main() -> int:
         print(json.dumps(report, indent=2))
     else:
         print(f"{args.dataset}: {len(rows)} references, {args.threads} threads, mode {mode}")
-        print(f"  {report['rows_per_second']} rows/s ({report['seconds']} s); "
-              f"latency p50 {report['latency_ms_p50']} ms, p95 {report['latency_ms_p95']} ms")
+        print(
+            f"  {report['rows_per_second']} rows/s ({report['seconds']} s); "
+            f"latency p50 {report['latency_ms_p50']} ms, p95 {report['latency_ms_p95']} ms"
+        )
         if failed:
             print(f"  FAILED: {len(failed)} references: {', '.join(failed[:10])}")
     return 1 if failed else 0

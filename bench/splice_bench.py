@@ -186,8 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
     else:
         mix = result["mix"]
-        print(f"intact outputs: {result['intact_outputs']}, false positives: {result['false_positives']} ({100 * result['false_positive_rate']:.2f} %)")
-        print(f"mix: {mix['detected']}/{mix['spliced']} detected ({100 * mix['detection_rate']:.2f} %), {mix['invisible_draws_redrawn']} invisible draws redrawn")
+        print(
+            f"intact outputs: {result['intact_outputs']}, false positives: {result['false_positives']} ({100 * result['false_positive_rate']:.2f} %)"
+        )
+        print(
+            f"mix: {mix['detected']}/{mix['spliced']} detected ({100 * mix['detection_rate']:.2f} %), {mix['invisible_draws_redrawn']} invisible draws redrawn"
+        )
         for key, row in mix["by_mechanism"].items():
             print(f"  {key:<12} {row['detected']:>5}/{row['total']:<5} {100 * row['rate']:6.2f} %")
         kinds_ = result["kinds"]
@@ -197,10 +201,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seconds: {result['seconds']}")
         if "real_code" in result:
             real = result["real_code"]
-            print(f"real code under {real['root']}: {real['files_with_findings']}/{real['files']} files with a finding ({real['files_with_structural_findings']} structural)")
+            print(
+                f"real code under {real['root']}: {real['files_with_findings']}/{real['files']} files with a finding ({real['files_with_structural_findings']} structural)"
+            )
     targets = result["targets"]
     ok = targets["detection_met"] and targets["false_positives_met"]
-    print(("targets met" if ok else "TARGET MISSED") + f": detection >= {100 * TARGET_DETECTION:.0f} % (mix), false positives <= {100 * TARGET_FALSE_POSITIVES:.0f} %")
+    print(
+        ("targets met" if ok else "TARGET MISSED")
+        + f": detection >= {100 * TARGET_DETECTION:.0f} % (mix), false positives <= {100 * TARGET_FALSE_POSITIVES:.0f} %"
+    )
     return 0 if ok else 1
 
 

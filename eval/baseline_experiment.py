@@ -49,8 +49,10 @@ def _project() -> None:
         if python.is_file() and not os.environ.get(REEXECUTED):
             os.environ[REEXECUTED] = "1"
             os.execv(python, [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
-        sys.exit(f"{Path(__file__).name}: the project's dependencies are missing ({exc}); "
-                 f"set up the environment with `{SETUP}` in {REPO}, then run .venv/bin/python eval/{Path(__file__).name}")
+        sys.exit(
+            f"{Path(__file__).name}: the project's dependencies are missing ({exc}); "
+            f"set up the environment with `{SETUP}` in {REPO}, then run .venv/bin/python eval/{Path(__file__).name}"
+        )
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
@@ -60,7 +62,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
 
     parser = Parser(description=__doc__, epilog=EPILOG)
     parser.add_argument("--dataset", required=True, type=Path, metavar="FILE", help="translation corpus file (JSON) to validate")
-    parser.add_argument("--engine", metavar="NAME|URL", help="then run a baseline: an engine name from the engines file, or http(s)://host:port[/v1]")
+    parser.add_argument(
+        "--engine", metavar="NAME|URL", help="then run a baseline: an engine name from the engines file, or http(s)://host:port[/v1]"
+    )
     return parser, cli.add_run_options(parser)
 
 
@@ -75,8 +79,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = atlas(["translation", "validate", str(args.dataset)])
     if status or args.engine is None:
         return status
-    return atlas(["translation", "run", "--dataset", str(args.dataset), "--engine", args.engine,
-                  *(part for option, value in forwarded for part in (option, str(value)))])
+    return atlas(
+        [
+            "translation",
+            "run",
+            "--dataset",
+            str(args.dataset),
+            "--engine",
+            args.engine,
+            *(part for option, value in forwarded for part in (option, str(value))),
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -29,11 +29,20 @@ from typing import Any, Callable, Mapping
 import aiohttp
 
 CHROMIUM = "/usr/bin/chromium"
-INSTALL_HINT = ("install Debian's Chromium: apt-get install -y --no-install-recommends chromium "
-                "(.ci/run does this when /usr/bin/chromium is missing)")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--remote-debugging-port=0")
+INSTALL_HINT = (
+    "install Debian's Chromium: apt-get install -y --no-install-recommends chromium (.ci/run does this when /usr/bin/chromium is missing)"
+)
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+)
 START_TIMEOUT_S = 30.0
 CALL_TIMEOUT_S = 15.0
 
@@ -67,8 +76,9 @@ class Page:
 
     def wait_for(self, method: str, timeout: float = CALL_TIMEOUT_S, after: int = 0) -> dict[str, Any]:
         """The first event `method` at index >= `after` of this page's events."""
-        return self.browser.wait_for(lambda: next((e for e in self.events[after:] if e["method"] == method), None),
-                                     f"event {method}", timeout)
+        return self.browser.wait_for(
+            lambda: next((e for e in self.events[after:] if e["method"] == method), None), f"event {method}", timeout
+        )
 
     def navigate(self, url: str, timeout: float = CALL_TIMEOUT_S) -> None:
         mark = len(self.events)
@@ -107,8 +117,7 @@ class Page:
         if not (box["w"] > 0 and box["h"] > 0):
             raise BrowserError(f"{selector!r} is not displayed (box {box})")
         for kind in ("mousePressed", "mouseReleased"):
-            self.send("Input.dispatchMouseEvent",
-                      {"type": kind, "x": box["x"], "y": box["y"], "button": "left", "clickCount": 1})
+            self.send("Input.dispatchMouseEvent", {"type": kind, "x": box["x"], "y": box["y"], "button": "left", "clickCount": 1})
 
     def screenshot(self) -> bytes:
         return base64.b64decode(self.send("Page.captureScreenshot", {"format": "png"})["data"])
@@ -171,7 +180,10 @@ class Chromium:
         handle = open(log, "ab")
         process = subprocess.Popen(
             [executable, *FLAGS, f"--user-data-dir={user_data_dir}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=handle, stderr=handle, start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=handle,
+            stderr=handle,
+            start_new_session=True,
         )
         handle.close()
         browser = cls(process, log)
@@ -273,8 +285,9 @@ class Chromium:
             future.cancel()
             raise BrowserError(f"Chromium did not answer within {timeout:.0f} s; {self.log}:\n{_tail(self.log)}") from None
 
-    def send(self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None,
-             timeout: float = CALL_TIMEOUT_S) -> dict[str, Any]:
+    def send(
+        self, method: str, params: Mapping[str, Any] | None = None, *, session_id: str | None = None, timeout: float = CALL_TIMEOUT_S
+    ) -> dict[str, Any]:
         if self.process.poll() is not None:
             raise BrowserError(f"Chromium exited with {self.process.returncode}; {self.log}:\n{_tail(self.log)}")
         answer = self._run(self._call(method, params, session_id), timeout)

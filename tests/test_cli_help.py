@@ -28,7 +28,13 @@ COMMANDS = [found for build, prog in ((atlas_parser, "atlas"), (ratings_parser, 
 
 def test_the_walk_finds_every_command_line_and_their_subcommands():
     names = {" ".join(path) for path, _, _ in COMMANDS}
-    assert {"atlas eval run", "atlas translation report", "atlas sim serve", "humaneval-ratings verify", "autobench dataset generate"} <= names
+    assert {
+        "atlas eval run",
+        "atlas translation report",
+        "atlas sim serve",
+        "humaneval-ratings verify",
+        "autobench dataset generate",
+    } <= names
     assert len(names) >= 25
 
 
@@ -42,8 +48,8 @@ def test_help_teaches(path, parser, summary):
     assert "exit status" in text or "exit codes" in text, "no exit status"
     assert "(default: None)" not in text
     required = [a for a in parser._actions if a.required and a.option_strings]
-    options = text[text.index("\noptions:"):]
+    options = text[text.index("\noptions:") :]
     for action in required:
         line = next(line for line in options.splitlines() if line.startswith(f"  {action.option_strings[0]} "))
-        block = options[options.index(line):].split("\n  -")[0]
+        block = options[options.index(line) :].split("\n  -")[0]
         assert "(required)" in block, f"{action.option_strings[0]} is required but its help does not say so"

@@ -34,7 +34,10 @@ def test_counts_say_rate_and_eta_once_something_was_sent_and_how_the_run_ended(f
     clock.now = 8.0
     counts.done, counts.failed = 60, 2
     assert counts.line("c on e") == "c on e: 60/100 segments (2 failed, 20 resumed) · 5.0 segments/s · ETA 8 s"
-    assert counts.line("c on e", final=True) == "c on e: 60/100 segments (2 failed, 20 resumed) · 5.0 segments/s · stopped after 8 s: run again to resume"
+    assert (
+        counts.line("c on e", final=True)
+        == "c on e: 60/100 segments (2 failed, 20 resumed) · 5.0 segments/s · stopped after 8 s: run again to resume"
+    )
     clock.now, counts.done = 196.0, 100
     assert counts.line("c on e", final=True) == "c on e: 100/100 segments (2 failed, 20 resumed) · 0.4 segments/s · done in 3 min 16 s"
 

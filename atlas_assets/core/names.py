@@ -93,8 +93,10 @@ def dagster_asset_key_part_problem(name: str) -> str | None:
     if _ASSET_KEY_PART.fullmatch(checked):
         return None
     char = next(c for c in checked if not _ASSET_KEY_PART.fullmatch(c))
-    return (f"contains {char!r}: a Dagster asset-key part may hold only ASCII letters, digits, "
-            "'_', '-' and '.' (Dagster names the asset's op after its key)")
+    return (
+        f"contains {char!r}: a Dagster asset-key part may hold only ASCII letters, digits, "
+        "'_', '-' and '.' (Dagster names the asset's op after its key)"
+    )
 
 
 def _project_problem(name: str) -> str | None:

@@ -159,8 +159,7 @@ def scoring_problems(lib: ModuleType, card: Mapping[str, Any], corrections: Iter
     if "scoring" not in effective:
         return ["has no scoring block (add a card correction: python -m atlas_assets.corpus.cards --write)"]
     return [
-        "does not describe extraction per scorer as the code does it "
-        "(python -m atlas_assets.corpus.cards --write records a correction)"
+        "does not describe extraction per scorer as the code does it (python -m atlas_assets.corpus.cards --write records a correction)"
     ]
 
 
@@ -183,30 +182,36 @@ def write_corrections(datasets_root: Path, lib: ModuleType, cards: Mapping[str, 
         had = "scoring" in effective_card(card, current.for_dataset(dataset_id))
         correction_id = f"card-{next_number:04d}"
         next_number += 1
-        entries.append({
-            "id": correction_id,
-            "dataset": dataset_id,
-            "field": "scoring",
-            "value": scoring_block(lib, card_scorers(card)),
-            "reason": (
-                "The published scoring block said answer extraction was skipped for instruction and splice only; "
-                "the code gives each scorer its own extraction (code_exec takes the fenced code, tool_call reads "
-                "no text, splice skips the answer-line step, instruction reads the raw reply), listed here per scorer."
-                if had else "The published card has no scoring block; this is the scoring its rows are judged by."
-            ),
-            "date": today.isoformat(),
-        })
+        entries.append(
+            {
+                "id": correction_id,
+                "dataset": dataset_id,
+                "field": "scoring",
+                "value": scoring_block(lib, card_scorers(card)),
+                "reason": (
+                    "The published scoring block said answer extraction was skipped for instruction and splice only; "
+                    "the code gives each scorer its own extraction (code_exec takes the fenced code, tool_call reads "
+                    "no text, splice skips the answer-line step, instruction reads the raw reply), listed here per scorer."
+                    if had
+                    else "The published card has no scoring block; this is the scoring its rows are judged by."
+                ),
+                "date": today.isoformat(),
+            }
+        )
         added.append(correction_id)
     if added:
-        body = CardCorrections.model_validate({
-            "format_version": FORMAT_VERSION,
-            "comment": current.comment or (
-                "Corrections of documentary dataset-card fields (scoring, description). Published dataset bytes "
-                "never change, so a card that describes its scoring wrongly is corrected here; readers apply the "
-                "entries in order (atlas_assets/corpus/cards.py). Append-only."
-            ),
-            "corrections": entries,
-        })
+        body = CardCorrections.model_validate(
+            {
+                "format_version": FORMAT_VERSION,
+                "comment": current.comment
+                or (
+                    "Corrections of documentary dataset-card fields (scoring, description). Published dataset bytes "
+                    "never change, so a card that describes its scoring wrongly is corrected here; readers apply the "
+                    "entries in order (atlas_assets/corpus/cards.py). Append-only."
+                ),
+                "corrections": entries,
+            }
+        )
         text = json.dumps(body.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
         atomic_write_bytes(corrections_path(datasets_root), text.encode("utf-8"))
     return added

@@ -170,9 +170,7 @@ def _row_ids(folder: Path) -> set[str]:
     return ids
 
 
-def check_errata(
-    datasets_root: str | Path, path: str | Path | None = None, only: Iterable[str] | None = None
-) -> list[ErrataProblem]:
+def check_errata(datasets_root: str | Path, path: str | Path | None = None, only: Iterable[str] | None = None) -> list[ErrataProblem]:
     """Every problem of the errata file: unreadable or invalid, or an erratum whose dataset
     is not a dataset folder of `datasets_root` or whose row is not in that dataset. With
     `only` (a partial check), errata of other datasets are not looked at."""
@@ -197,7 +195,9 @@ def check_errata(
                 rows[e.dataset] = _row_ids(folder)
             except (OSError, ValueError) as exc:
                 rows[e.dataset] = None
-                problems.append(ErrataProblem(str(path), f"errata[{i}].dataset", f"{e.id}: cannot read the rows of {e.dataset}: {exc}", e.dataset))
+                problems.append(
+                    ErrataProblem(str(path), f"errata[{i}].dataset", f"{e.id}: cannot read the rows of {e.dataset}: {exc}", e.dataset)
+                )
         ids = rows[e.dataset]
         if ids is not None and e.row not in ids:
             problems.append(ErrataProblem(str(path), f"errata[{i}].row", f"{e.id}: {e.dataset} has no row {e.row!r}", e.dataset, e.row))
@@ -273,7 +273,9 @@ def write_schema(repo_root: str | Path = REPO_ROOT) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m atlas_assets.corpus.errata", description="List the corpus errata and each dataset's workload pin.")
+    parser = argparse.ArgumentParser(
+        prog="python -m atlas_assets.corpus.errata", description="List the corpus errata and each dataset's workload pin."
+    )
     parser.add_argument("--datasets", type=Path, default=REPO_ROOT / "datasets", help="datasets root")
     parser.add_argument("--write-schema", action="store_true", help=f"write {SCHEMA_REL}")
     parser.add_argument("--check-schema", action="store_true", help=f"exit 1 when {SCHEMA_REL} differs from the model")

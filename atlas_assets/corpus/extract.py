@@ -54,9 +54,7 @@ __all__ = [
 
 _THINK_TAG_RE = re.compile(r"<think\b[^>]*>|</think\s*>", re.I)
 _FENCE_LINE_RE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n`]*$\n?", re.M)
-_FENCE_BLOCK_RE = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<body>.*?)(?:^[ \t]*(?P=fence)[ \t]*$|\Z)", re.M | re.S
-)
+_FENCE_BLOCK_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n`]*\n(?P<body>.*?)(?:^[ \t]*(?P=fence)[ \t]*$|\Z)", re.M | re.S)
 # Matched against one line at a time (no re.M): see answer_line.
 ANSWER_LINE_RE = re.compile(r"^\s*(?:final answer|answer)\s*[:\-]\s*(.+)$", re.I | re.S)
 _QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "`": "`", "„": "“", "「": "」"}
@@ -173,8 +171,11 @@ EXTRACTIONS: dict[str, Extraction] = {
         Extraction("source", _STEP_TEXT[:2] + ("no answer-line step and no stripping: the output is a source file",), _source),
         Extraction(
             "code",
-            (_STEP_TEXT[0], "the program is the content of the fenced code blocks, joined by a blank line, "
-             "when the reply has any (prose around them is dropped); otherwise the whole text"),
+            (
+                _STEP_TEXT[0],
+                "the program is the content of the fenced code blocks, joined by a blank line, "
+                "when the reply has any (prose around them is dropped); otherwise the whole text",
+            ),
             extract_code,
         ),
         Extraction("none", ("none: the reply's tool calls are judged, not its text",), lambda text: ""),

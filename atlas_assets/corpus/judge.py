@@ -57,9 +57,7 @@ from atlas_assets.corpus.sandbox_server import MAX_DEPTH, MAX_FRAME
 
 __all__ = ["CandidateError", "CandidateObject", "Channel", "Judge", "JudgeVerdict", "OpaqueObjectError", "SandboxLost", "free_names"]
 
-_BUILTIN_EXCEPTIONS = {
-    name: cls for name, cls in vars(builtins).items() if isinstance(cls, type) and issubclass(cls, Exception)
-}
+_BUILTIN_EXCEPTIONS = {name: cls for name, cls in vars(builtins).items() if isinstance(cls, type) and issubclass(cls, Exception)}
 _HEX = re.compile(r"-?[0-9a-f]{1,2000000}")
 _MAX_NODES = 2_000_000
 _MAX_SAME_HASH = 64
@@ -135,7 +133,7 @@ class Channel:
             if not self.writable.poll(self._left_ms(deadline)):
                 raise SandboxLost("deadline: the sandbox stopped reading")
             try:
-                view = view[os.write(self.write_fd, view):]
+                view = view[os.write(self.write_fd, view) :]
             except BlockingIOError:
                 continue
             except OSError as exc:
@@ -148,8 +146,8 @@ class Channel:
                 if length > MAX_FRAME:
                     raise SandboxLost("reply frame over the size limit")
                 if len(self.buffer) >= 4 + length:
-                    frame = bytes(self.buffer[4:4 + length])
-                    del self.buffer[:4 + length]
+                    frame = bytes(self.buffer[4 : 4 + length])
+                    del self.buffer[: 4 + length]
                     try:
                         return json.loads(frame)
                     except (ValueError, RecursionError):
@@ -264,7 +262,9 @@ class Judge:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - the program itself failed
-            return JudgeVerdict(passed=False, failure=self.fatal_reason or f"the program raised {_describe(exc, '')}", timed_out=self.timed_out)
+            return JudgeVerdict(
+                passed=False, failure=self.fatal_reason or f"the program raised {_describe(exc, '')}", timed_out=self.timed_out
+            )
         try:
             if names:
                 for name, value in self.request("get", names):
@@ -500,4 +500,3 @@ def _describe(exc: BaseException, tests: str) -> str:
         return text[:500]
     source = tests.splitlines()[line_no - 1].strip() if 0 < line_no <= len(tests.splitlines()) else ""
     return f"tests line {line_no}: {source[:200]}: {text}"[:500]
-

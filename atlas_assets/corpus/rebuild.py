@@ -83,8 +83,18 @@ def rebuild(spec: DatasetSpec, *, write: bool = True) -> Outcome:
             tail = " | ".join(result.stderr.strip().splitlines()[-5:])
             problems.append(validate.Problem(spec.id, None, "provenance.generator", f"generator failed (exit {result.returncode}): {tail}"))
             current = registry.content_sha256(spec.folder, root) if spec.folder.is_dir() else ""
-            return Outcome(spec.id, current, None, published, published is None or current == published,
-                           "generator failed; nothing written", False, problems, None, generator_seconds=result.seconds)
+            return Outcome(
+                spec.id,
+                current,
+                None,
+                published,
+                published is None or current == published,
+                "generator failed; nothing written",
+                False,
+                problems,
+                None,
+                generator_seconds=result.seconds,
+            )
         staged = spec.staged(staged_dir)
         row_problems, rows = validate.validate_dataset(staged, scorers=scorers, rules=rules, builder=builder, corrections=corrections)
         problems.extend(row_problems)
@@ -100,7 +110,11 @@ def rebuild(spec: DatasetSpec, *, write: bool = True) -> Outcome:
             )
             immutable_ok = False
         else:
-            message = "unpublished: run python datasets/_gen/lock.py to publish" if published is None else f"matches the published sha256 {published}"
+            message = (
+                "unpublished: run python datasets/_gen/lock.py to publish"
+                if published is None
+                else f"matches the published sha256 {published}"
+            )
             immutable_ok = True
         written: list[str] = []
         removed: list[str] = []
@@ -149,7 +163,9 @@ def _sync(spec: DatasetSpec, staged_dir: Path) -> tuple[list[str], list[str]]:
 def copy_corpus(root: Path, destination: Path, ids: list[str] | None = None) -> Path:
     """Copy a datasets root (generators, lock, README and the chosen dataset folders)."""
     destination.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(root / registry.GEN_DIR, destination / registry.GEN_DIR, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    shutil.copytree(
+        root / registry.GEN_DIR, destination / registry.GEN_DIR, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True
+    )
     for item in root.iterdir():
         if item.is_file():
             shutil.copy2(item, destination / item.name)

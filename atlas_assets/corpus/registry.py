@@ -239,9 +239,5 @@ def diff_folders(spec: DatasetSpec, regenerated: Path) -> Diff:
     """
     committed = set(dataset_files(spec.folder, spec.root)) - set(spec.sources)
     produced = set(dataset_files(regenerated, spec.root)) - set(spec.sources)
-    changed = [
-        rel
-        for rel in sorted(committed & produced)
-        if not filecmp.cmp(spec.folder / rel, regenerated / rel, shallow=False)
-    ]
+    changed = [rel for rel in sorted(committed & produced) if not filecmp.cmp(spec.folder / rel, regenerated / rel, shallow=False)]
     return Diff(changed=changed, missing=sorted(committed - produced), extra=sorted(produced - committed))

@@ -70,7 +70,9 @@ class SandboxLimits(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     wall_seconds: float = Field(10.0, gt=0, description="deadline for the whole item (start, program, every test call)")
-    call_seconds: float | None = Field(None, gt=0, description="deadline of one request (the program's load, one call); None: the whole budget")
+    call_seconds: float | None = Field(
+        None, gt=0, description="deadline of one request (the program's load, one call); None: the whole budget"
+    )
     cpu_seconds: int = Field(5, ge=1, description="RLIMIT_CPU of the program")
     memory_bytes: int = Field(512 * 2**20, ge=32 * 2**20, description="RLIMIT_AS of each process")
     max_processes: int = Field(32, ge=1, description="RLIMIT_NPROC (effective for non-root uids)")
@@ -139,8 +141,15 @@ def _kill_uid(uid: int) -> None:
     try:
         subprocess.run(
             [killer, "-KILL", "-1"],
-            user=uid, group=uid, extra_groups=[], env={}, timeout=5, check=False,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            env={},
+            timeout=5,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
         pass
@@ -157,7 +166,7 @@ def probe_isolation() -> dict[str, str]:
 
 
 def sandbox_mode() -> str:
-    """"isolated" or "contained" on this platform (cached); warns once when not isolated."""
+    """ "isolated" or "contained" on this platform (cached); warns once when not isolated."""
     probe = _probe(_forced_contained())
     if probe.mode != "isolated":
         _warn_once(probe.mode, json.dumps(probe.isolation, sort_keys=True))
@@ -166,7 +175,9 @@ def sandbox_mode() -> str:
 
 @functools.lru_cache(maxsize=4)
 def _warn_once(mode: str, isolation: str) -> None:
-    warnings.warn(f"code_exec sandbox runs in {mode!r} mode (no filesystem/network isolation guarantee): {isolation}", RuntimeWarning, stacklevel=3)
+    warnings.warn(
+        f"code_exec sandbox runs in {mode!r} mode (no filesystem/network isolation guarantee): {isolation}", RuntimeWarning, stacklevel=3
+    )
 
 
 def _head(handle: IO[bytes], limit: int) -> str:
@@ -188,7 +199,9 @@ def run_python(
         return SandboxResult(passed=False, wall_seconds=0.0, error="code_exec needs a POSIX system (rlimits)")
     if require_isolation and sandbox_mode() != "isolated":
         return SandboxResult(
-            passed=False, wall_seconds=0.0, isolation=probe_isolation(),
+            passed=False,
+            wall_seconds=0.0,
+            isolation=probe_isolation(),
             error=f"sandbox isolation unavailable on this platform: {probe_isolation()}",
         )
     start = time.perf_counter()
@@ -220,9 +233,13 @@ def run_python(
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             proc = subprocess.Popen(
                 [os.path.realpath(sys.executable), "-I", "-S", "-B", "-c", _SERVER_SOURCE, str(req_r), str(rep_w)],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(req_r, rep_w),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                pass_fds=(req_r, rep_w),
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
-                cwd=str(base), start_new_session=True,
+                cwd=str(base),
+                start_new_session=True,
             )
             os.close(req_r)
             os.close(rep_w)
@@ -257,7 +274,7 @@ def run_python(
                 stderr_tail = stderr.strip().splitlines()[-1:] or [""]
                 error = f"{error}: {stderr_tail[0][:300]}" if stderr_tail[0] else error
             elif verdict is not None and not verdict.passed:  # a verdict whenever there is no error
-                stderr = (stderr + ("\n" if stderr and not stderr.endswith("\n") else "") + f"judge: {verdict.failure}\n")
+                stderr = stderr + ("\n" if stderr and not stderr.endswith("\n") else "") + f"judge: {verdict.failure}\n"
             return SandboxResult(
                 passed=error is None and verdict is not None and verdict.passed,
                 mode=mode,

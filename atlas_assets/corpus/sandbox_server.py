@@ -53,7 +53,15 @@ _NEWNS, _NEWUTS, _NEWIPC, _NEWUSER, _NEWPID, _NEWNET = 0x20000, 0x4000000, 0x800
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 8, 32, 4096
 _MS_NOATIME, _MS_NODIRATIME, _MS_REC, _MS_PRIVATE, _MS_RELATIME = 1024, 2048, 16384, 1 << 18, 1 << 21
 # statvfs f_flag bits that are locked on a bind mount made inside a user namespace
-_ST_TO_MS = ((1, _MS_RDONLY), (2, _MS_NOSUID), (4, _MS_NODEV), (8, _MS_NOEXEC), (1024, _MS_NOATIME), (2048, _MS_NODIRATIME), (4096, _MS_RELATIME))
+_ST_TO_MS = (
+    (1, _MS_RDONLY),
+    (2, _MS_NOSUID),
+    (4, _MS_NODEV),
+    (8, _MS_NOEXEC),
+    (1024, _MS_NOATIME),
+    (2048, _MS_NODIRATIME),
+    (4096, _MS_RELATIME),
+)
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 # seccomp: (AUDIT_ARCH, (socket, socketpair, io_uring_setup)); x86_64 also denies the x32 ABI
 _SECCOMP = {"x86_64": (0xC000003E, (41, 53, 425)), "aarch64": (0xC00000B7, (198, 199, 425))}
@@ -105,7 +113,7 @@ def send(fd: int, message: Any) -> None:
         data = dumps(["fail", "reply larger than the frame limit"]).encode()
     view = memoryview(struct.pack(">I", len(data)) + data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 # --- boot (A, B, C) --------------------------------------------------------------------
@@ -233,12 +241,14 @@ def _candidate(cfg: dict[str, Any], report: dict[str, str], ns: bool, drop: int 
         req, rep = fcntl.fcntl(req, fcntl.F_DUPFD, 10), fcntl.fcntl(rep, fcntl.F_DUPFD, 10)  # clear of 3 and 4
         if ns:
             os.setsid()  # without a PID namespace, stay in the group the harness kills
-        for res, value in ((resource.RLIMIT_CPU, (cfg["cpu_seconds"], cfg["cpu_seconds"] + 1)),
-                           (resource.RLIMIT_AS, (cfg["memory_bytes"],) * 2),
-                           (resource.RLIMIT_NPROC, (cfg["max_processes"],) * 2),
-                           (resource.RLIMIT_FSIZE, (cfg["max_file_bytes"],) * 2),
-                           (resource.RLIMIT_NOFILE, (cfg["max_open_files"],) * 2),
-                           (resource.RLIMIT_CORE, (0, 0))):
+        for res, value in (
+            (resource.RLIMIT_CPU, (cfg["cpu_seconds"], cfg["cpu_seconds"] + 1)),
+            (resource.RLIMIT_AS, (cfg["memory_bytes"],) * 2),
+            (resource.RLIMIT_NPROC, (cfg["max_processes"],) * 2),
+            (resource.RLIMIT_FSIZE, (cfg["max_file_bytes"],) * 2),
+            (resource.RLIMIT_NOFILE, (cfg["max_open_files"],) * 2),
+            (resource.RLIMIT_CORE, (0, 0)),
+        ):
             resource.setrlimit(res, value)
         stage = "privileges"
         if drop is not None:
@@ -347,8 +357,9 @@ class JudgeObject:
         self._server, self._jid = server, jid
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._server.ask_judge(["jcall", self._jid, [self._server.enc(a) for a in args],
-                                       [[k, self._server.enc(v)] for k, v in kwargs.items()]])
+        return self._server.ask_judge(
+            ["jcall", self._jid, [self._server.enc(a) for a in args], [[k, self._server.enc(v)] for k, v in kwargs.items()]]
+        )
 
     def __iter__(self) -> Any:
         return self._server.ask_judge(["jiter", self._jid])

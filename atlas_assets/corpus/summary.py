@@ -45,7 +45,9 @@ def _pivot(
     rows: Sequence[Mapping[str, Any]],
     row_key: Callable[[Mapping[str, Any]], object],
     col_key: Callable[[Mapping[str, Any]], object],
-    col_order: Sequence[str] | None, title: str) -> str:
+    col_order: Sequence[str] | None,
+    title: str,
+) -> str:
     counts: Counter[tuple[str, str]] = Counter((str(row_key(r)), str(col_key(r))) for r in rows)
     row_values = sorted({k[0] for k in counts}, key=_natural)
     col_values = [c for c in (col_order or []) if any(k[1] == c for k in counts)]

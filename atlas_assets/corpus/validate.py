@@ -43,8 +43,19 @@ EVAL_FIELDS = {"id", "category", "difficulty", "prompt", "messages", "answer", "
 PROMPT_FIELDS = {"id", "topic", "bucket", "lang", "approx_tokens", "messages", "shared_prefix"}
 CODE_FIELDS = {"code_lang", "task"}
 HAYSTACK_FIELDS = {
-    "id", "kind", "target_tokens", "seed", "algorithm", "needles", "question", "answer",
-    "chars", "lines", "approx_tokens", "sha256", "static_file",
+    "id",
+    "kind",
+    "target_tokens",
+    "seed",
+    "algorithm",
+    "needles",
+    "question",
+    "answer",
+    "chars",
+    "lines",
+    "approx_tokens",
+    "sha256",
+    "static_file",
 }
 NEEDLE_FIELDS = {"depth", "text", "answer", "line_number"}
 ROLES = {"system", "user", "assistant"}
@@ -120,9 +131,7 @@ def rules_self_test(root: Path, timeout: float = 120.0) -> str | None:
     if not path.is_file():
         return f"datasets/{RULES_PATH} is missing: cannot run its --self-test"
     try:
-        proc = subprocess.run(
-            [sys.executable, str(path), "--self-test"], capture_output=True, text=True, timeout=timeout, cwd=str(root)
-        )
+        proc = subprocess.run([sys.executable, str(path), "--self-test"], capture_output=True, text=True, timeout=timeout, cwd=str(root))
     except subprocess.TimeoutExpired:
         return f"rules.py --self-test did not finish within {timeout:.0f} s"
     if proc.returncode != 0:
@@ -285,7 +294,11 @@ def _check_generator_source(path: Path, sink: _Sink) -> None:
         return
     names = {re.split(r"[<>=!~\[ ;]", d.strip().strip("'\""))[0].lower() for d in deps.group(1).split(",") if d.strip()}
     if names - {"pillow"}:
-        sink.error(None, "dataset.json:provenance.generator", f"{path.name} depends on {sorted(names - {'pillow'})}: generators use the standard library or Pillow only")
+        sink.error(
+            None,
+            "dataset.json:provenance.generator",
+            f"{path.name} depends on {sorted(names - {'pillow'})}: generators use the standard library or Pillow only",
+        )
 
 
 # --- rows --------------------------------------------------------------------------------
@@ -318,7 +331,11 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict[str, Any],
             sink.error(row_id, "shared_prefix", "must be null or a non-empty string")
             prefix = None
         elif not contract:
-            sink.error(row_id, "shared_prefix", "is set, but the card declares no shared_prefix contract (only prompts-shared-prefix datasets use it)")
+            sink.error(
+                row_id,
+                "shared_prefix",
+                "is set, but the card declares no shared_prefix contract (only prompts-shared-prefix datasets use it)",
+            )
         elif messages_ok and any(m["role"] == "system" for m in messages):
             sink.error(row_id, "messages", "has a system message although shared_prefix is sent as the leading system message")
     elif contract:
@@ -327,7 +344,9 @@ def validate_prompt_row(spec: DatasetSpec, lib: ModuleType, row: dict[str, Any],
     if messages_ok:
         expected = lib.message_tokens(messages, prefix)
         if tokens != expected:
-            sink.error(row_id, "approx_tokens", f"is {tokens!r}, but ceil(chars/4) of messages{' + shared_prefix' if prefix else ''} is {expected}")
+            sink.error(
+                row_id, "approx_tokens", f"is {tokens!r}, but ceil(chars/4) of messages{' + shared_prefix' if prefix else ''} is {expected}"
+            )
     if _is_int(tokens) and tokens >= 1:
         if row.get("bucket") != lib.bucket(tokens):
             sink.error(row_id, "bucket", f"is {row.get('bucket')!r}, but approx_tokens {tokens} falls in bucket {lib.bucket(tokens)!r}")
@@ -455,7 +474,9 @@ def _check_recipe(
             sink.error(row_id, f"{prefix}{key}", f"is {recipe.get(key)!r}, the rebuilt document has {getattr(built, key)}")
     for i, (needle, line_number) in enumerate(zip(needles, built.line_numbers)):
         if needle.get("line_number") != line_number:
-            sink.error(row_id, f"{prefix}needles[{i}].line_number", f"is {needle.get('line_number')!r}, the needle is on line {line_number}")
+            sink.error(
+                row_id, f"{prefix}needles[{i}].line_number", f"is {needle.get('line_number')!r}, the needle is on line {line_number}"
+            )
     return built
 
 
@@ -623,8 +644,7 @@ def unique_text_problems(units: Iterable[tuple[str, str, str]], lib: ModuleType,
                         dataset,
                         ident if kind == "row" else f"{kind} {ident}",
                         field_name,
-                        f"repeats a passage of >= {lib.MIN_PASSAGE_CHARS} chars from {first[0]} "
-                        f"(unique-text rule): {passage[:80]!r}...",
+                        f"repeats a passage of >= {lib.MIN_PASSAGE_CHARS} chars from {first[0]} (unique-text rule): {passage[:80]!r}...",
                     )
                 )
                 if len(problems) >= limit:
@@ -683,7 +703,14 @@ def lock_problems(root: Path, specs: list[DatasetSpec], checked_ids: set[str] | 
         if checked_ids is not None and dataset_id not in checked_ids:
             continue
         if dataset_id not in ids:
-            problems.append(Problem(dataset_id, None, None, f"is published in {registry.LOCK_FILE} but its folder is gone; published datasets are never removed"))
+            problems.append(
+                Problem(
+                    dataset_id,
+                    None,
+                    None,
+                    f"is published in {registry.LOCK_FILE} but its folder is gone; published datasets are never removed",
+                )
+            )
     for spec in specs:
         actual = registry.content_sha256(spec.folder, root)
         if spec.id in lock and lock[spec.id] != actual:
@@ -719,7 +746,14 @@ def regenerate_problems(root: Path, specs: list[DatasetSpec], workdir: Path, job
             continue
         diff = registry.diff_folders(spec, result.out)
         for rel in diff.changed:
-            problems.append(Problem(spec.id, None, rel, "regenerated bytes differ from the committed file (generator is not deterministic, or the output is stale)"))
+            problems.append(
+                Problem(
+                    spec.id,
+                    None,
+                    rel,
+                    "regenerated bytes differ from the committed file (generator is not deterministic, or the output is stale)",
+                )
+            )
         for rel in diff.missing:
             problems.append(Problem(spec.id, None, rel, "committed file is not produced by the generator"))
         for rel in diff.extra:

@@ -103,12 +103,17 @@ exit status: 0 every file is valid and every dataset has a pinned workload; 1 a 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser(
-        "eval", help="run, rescore and compare eval runs", description=EVAL_DESCRIPTION, epilog=EVAL_EPILOG,
+        "eval",
+        help="run, rescore and compare eval runs",
+        description=EVAL_DESCRIPTION,
+        epilog=EVAL_EPILOG,
     )
     commands = parser.add_subparsers(dest="eval_command", metavar="COMMAND", required=True)
 
     run = commands.add_parser(
-        "run", help="run a workload against an engine (resumable)", description=RUN_DESCRIPTION,
+        "run",
+        help="run a workload against an engine (resumable)",
+        description=RUN_DESCRIPTION,
         epilog=RUN_EPILOG,
     )
     run.add_argument("--workload", required=True, metavar="W", help="workload id (workloads/W.yaml) or path to a workload file")
@@ -124,7 +129,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     run.set_defaults(func=_cmd_run)
 
     rescore = commands.add_parser(
-        "rescore", help="score a run's stored outputs again, without calling the engine",
+        "rescore",
+        help="score a run's stored outputs again, without calling the engine",
         description="Re-score RUN_DIR's stored outputs with the current scorers and rewrite its results.json "
         "(the engine is not contacted; serving metrics are unchanged). The corpus errata applied are the ones "
         "the run's workload pinned (datasets/errata.json); --errata-from-workload applies the current workload "
@@ -134,13 +140,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     rescore.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     rescore.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
     rescore.add_argument("--json", action="store_true", help="print results.json instead of the table")
-    rescore.add_argument("--errata-from-workload", action="store_true",
-                         help="apply the corpus errata the current workload file pins, instead of those the run's workload pinned")
+    rescore.add_argument(
+        "--errata-from-workload",
+        action="store_true",
+        help="apply the corpus errata the current workload file pins, instead of those the run's workload pinned",
+    )
     rescore.add_argument("--workloads", type=Path, metavar="DIR", help="workloads folder (default: $ATLAS_WORKLOADS or <repo>/workloads)")
     rescore.set_defaults(func=_cmd_rescore)
 
     compare = commands.add_parser(
-        "compare", help="per-row differences of two runs and an exact McNemar test",
+        "compare",
+        help="per-row differences of two runs and an exact McNemar test",
         description="Compare the accuracy of two runs of the same workload row by row.",
         epilog=COMPARE_EPILOG,
     )
@@ -151,7 +161,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     compare.set_defaults(func=_cmd_compare)
 
     show = commands.add_parser(
-        "show", help="each row of a run: prompt, output, extracted and expected answer, verdict and why",
+        "show",
+        help="each row of a run: prompt, output, extracted and expected answer, verdict and why",
         description="Print a run's samples: the prompt as sent (rebuilt from the dataset), the raw output, the "
         "extracted and expected answers, the verdict and its reason, the error and latencies. --vs prints the rows "
         "whose verdict differs from another run of the same dataset bytes. --html writes the report page "
@@ -168,7 +179,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     show.set_defaults(func=_cmd_show)
 
     listing = commands.add_parser(
-        "list", help="the engines and workloads, and whether every dataset has a pinned workload",
+        "list",
+        help="the engines and workloads, and whether every dataset has a pinned workload",
         description="List the engines file's engines and the workloads, checking each workload's pin against "
         "the corpus. An engine or workload file with a problem (a name Dagster cannot take as a partition key "
         "included) is an error naming the file and field, and the exit status is 1; the others are still listed. "
@@ -239,8 +251,10 @@ def results_table(results: RunResults, path: Path | None = None, sha: str | None
             lines.append(f"  failed    {len(members):>5}  {reason}: {str(members[0].error)[:100]}")
         if results.errata.pinned:
             out = [e.id for e in s.excluded]
-            lines.append(f"errata      {', '.join(results.errata.pinned)} applied: {len(out)} row(s) out of scoring"
-                         + (f" ({', '.join(out)})" if out else ""))
+            lines.append(
+                f"errata      {', '.join(results.errata.pinned)} applied: {len(out)} row(s) out of scoring"
+                + (f" ({', '.join(out)})" if out else "")
+            )
     else:
         lines.append(f"requests    {m.requests_completed} completed, {m.requests_failed} failed (serve workload: not scored)")
     lines.append("")
@@ -278,9 +292,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with ProgressDisplay(quiet=args.no_progress) as display:
         display.track(progress, f"{workload.id} @ {engine.name}")
-        outcome = run_eval(workload, engine, run_dir, limit=args.limit, concurrency=args.concurrency,
-                           datasets_root=_datasets_root(args.datasets), retry_failed=args.retry_failed,
-                           progress=progress, handle_signals=True)
+        outcome = run_eval(
+            workload,
+            engine,
+            run_dir,
+            limit=args.limit,
+            concurrency=args.concurrency,
+            datasets_root=_datasets_root(args.datasets),
+            retry_failed=args.retry_failed,
+            progress=progress,
+            handle_signals=True,
+        )
     if args.json:
         print(json.dumps(outcome.results.model_dump(mode="json"), indent=2, sort_keys=True))
     else:
@@ -310,16 +332,20 @@ def _say_sandbox_mode(workload: Any, datasets_root: Path) -> None:
         warnings.simplefilter("ignore", RuntimeWarning)
         mode = sandbox_mode()
     if mode != "isolated":
-        print(f"warning: code_exec runs in the sandbox's {mode!r} mode on this machine: verdicts cannot be gamed, "
-              "but the program may read host files and reach the network (README: The code_exec sandbox)", file=sys.stderr)
+        print(
+            f"warning: code_exec runs in the sandbox's {mode!r} mode on this machine: verdicts cannot be gamed, "
+            "but the program may read host files and reach the network (README: The code_exec sandbox)",
+            file=sys.stderr,
+        )
 
 
 def _cmd_rescore(args: argparse.Namespace) -> int:
     from atlas_assets.evals.results import RESULTS
     from atlas_assets.evals.runner import rescore_run
 
-    outcome = rescore_run(args.run_dir, _datasets_root(args.datasets), errata_from_workload=args.errata_from_workload,
-                          workloads_dir=args.workloads)
+    outcome = rescore_run(
+        args.run_dir, _datasets_root(args.datasets), errata_from_workload=args.errata_from_workload, workloads_dir=args.workloads
+    )
     if args.json:
         print(json.dumps(outcome.results.model_dump(mode="json"), indent=2, sort_keys=True))
     else:
@@ -343,8 +369,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     print(f"B  {c.engine_b} / {c.model_b}: {pct(c.accuracy_b)}   ({c.run_b})")
     delta = None if c.accuracy_a is None or c.accuracy_b is None else (c.accuracy_b - c.accuracy_a) * 100
     print(f"both correct {c.both_correct}   only A {c.only_a}   only B {c.only_b}   both wrong {c.both_wrong}")
-    print(f"B - A = {'—' if delta is None else f'{delta:+.2f} pp'}   exact McNemar p = {c.mcnemar_p:.4g}"
-          + ("   (significant at 0.05)" if c.mcnemar_p < 0.05 else ""))
+    print(
+        f"B - A = {'—' if delta is None else f'{delta:+.2f} pp'}   exact McNemar p = {c.mcnemar_p:.4g}"
+        + ("   (significant at 0.05)" if c.mcnemar_p < 0.05 else "")
+    )
     for name, (a, b) in c.parameter_differences.items():
         print(f"note: {name} differs: A {a}  B {b}")
     if c.excluded_rows:

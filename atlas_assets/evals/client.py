@@ -321,7 +321,10 @@ class EngineClient:
             trace.on_connection_reuseconn.append(_on_reuse)
             traces.append(trace)
         return aiohttp.ClientSession(
-            connector=connector, headers=self._headers, timeout=self._timeout, skip_auto_headers=("User-Agent",),
+            connector=connector,
+            headers=self._headers,
+            timeout=self._timeout,
+            skip_auto_headers=("User-Agent",),
             trace_configs=traces,
         )
 

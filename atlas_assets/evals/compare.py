@@ -104,9 +104,13 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
         if key[0] != key[1]:
             diffs.append(
                 RowDiff(
-                    id=row_id, a_correct=key[0], b_correct=key[1],
-                    a_extracted=_verdict_text(a_score), b_extracted=_verdict_text(b_score),
-                    a_error=a.error, b_error=b.error,
+                    id=row_id,
+                    a_correct=key[0],
+                    b_correct=key[1],
+                    a_extracted=_verdict_text(a_score),
+                    b_extracted=_verdict_text(b_score),
+                    a_error=a.error,
+                    b_error=b.error,
                 )
             )
     params: dict[str, list[Any]] = {}
@@ -120,15 +124,26 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
         params["errata"] = [errata_a.pinned, errata_b.pinned]
     n = len(paired)
     return Comparison(
-        run_a=str(run_a), run_b=str(run_b), workload=res_a.workload.id, dataset_sha256=res_a.dataset.sha256,
-        engine_a=res_a.engine.name, engine_b=res_b.engine.name, model_a=res_a.model, model_b=res_b.model,
+        run_a=str(run_a),
+        run_b=str(run_b),
+        workload=res_a.workload.id,
+        dataset_sha256=res_a.dataset.sha256,
+        engine_a=res_a.engine.name,
+        engine_b=res_b.engine.name,
+        model_a=res_a.model,
+        model_b=res_b.model,
         paired=n,
         accuracy_a=(counts[(True, True)] + counts[(True, False)]) / n if n else None,
         accuracy_b=(counts[(True, True)] + counts[(False, True)]) / n if n else None,
-        both_correct=counts[(True, True)], only_a=counts[(True, False)], only_b=counts[(False, True)],
+        both_correct=counts[(True, True)],
+        only_a=counts[(True, False)],
+        only_b=counts[(False, True)],
         both_wrong=counts[(False, False)],
         mcnemar_p=mcnemar_exact(counts[(True, False)], counts[(False, True)]),
-        parameter_differences=params, differences=diffs,
-        errata_a=errata_a.pinned, errata_b=errata_b.pinned, errata_differ=errata_differ,
+        parameter_differences=params,
+        differences=diffs,
+        errata_a=errata_a.pinned,
+        errata_b=errata_b.pinned,
+        errata_differ=errata_differ,
         excluded_rows=sorted(i for i in excluded if i in set(res_a.run.row_ids) | set(res_b.run.row_ids)),
     )

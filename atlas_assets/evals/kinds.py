@@ -141,7 +141,10 @@ class Simulator(EngineKind):
         from atlas_assets.simulator.handle import start_simulator
 
         with start_simulator(
-            self.profile(engine), host="127.0.0.1", port=0, datasets_root=needs.datasets_root,
+            self.profile(engine),
+            host="127.0.0.1",
+            port=0,
+            datasets_root=needs.datasets_root,
             translation_corpora=list(needs.translation_corpora) or None,
         ) as handle:
             yield handle.base_url

@@ -156,8 +156,12 @@ def matrix_png(rows: Sequence[Mapping[str, Any]], engines: Sequence[str], worklo
                 fill = (214, 219, 224)
             draw.rectangle((x + 1, y + 1, x + cell_w - 2, y + cell_h - 2), fill=fill)
             draw.text((x + 8, y + 6), _cell_text(cell, missing="-"), fill=(20, 20, 20), font=font)
-    draw.text((12, height - foot_h + 8), "- not run   * incomplete run   (n failed) failed requests count as wrong answers",
-              fill=(108, 117, 125), font=font)
+    draw.text(
+        (12, height - foot_h + 8),
+        "- not run   * incomplete run   (n failed) failed requests count as wrong answers",
+        fill=(108, 117, 125),
+        font=font,
+    )
     sink = io.BytesIO()
     image.save(sink, format="PNG", optimize=True)
     return sink.getvalue()

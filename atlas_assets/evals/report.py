@@ -137,9 +137,7 @@ def _wrong_rows(
     return out, count
 
 
-def wrong_rows_table(
-    results: RunResults, records: Mapping[str, CheckpointRecord], rows: Sequence[Mapping[str, Any]]
-) -> str | None:
+def wrong_rows_table(results: RunResults, records: Mapping[str, CheckpointRecord], rows: Sequence[Mapping[str, Any]]) -> str | None:
     """The first WRONG_ROWS_SHOWN wrong or failed rows in run order; None when there is none."""
     shown, count = _wrong_rows(results, records, rows)
     if not count:

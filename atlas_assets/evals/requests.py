@@ -71,9 +71,7 @@ def build_messages(row: Mapping[str, Any], spec: DatasetSpec) -> list[dict[str, 
     return messages
 
 
-def build_body(
-    row: Mapping[str, Any], spec: DatasetSpec, params: RequestParams, model: str
-) -> dict[str, Any]:
+def build_body(row: Mapping[str, Any], spec: DatasetSpec, params: RequestParams, model: str) -> dict[str, Any]:
     """The exact JSON body of POST {base_url}/chat/completions for this row."""
     body: dict[str, Any] = {"model": model, "messages": build_messages(row, spec), **params.body_fields()}
     tools = (row.get("meta") or {}).get("tools")

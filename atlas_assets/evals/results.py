@@ -143,8 +143,9 @@ def make_record(row_id: str, fingerprint: str, completion: Any, item: ItemScore 
 def row_score(item: ItemScore | None) -> RowScore | None:
     if item is None:
         return None
-    return RowScore(scorer=item.scorer, correct=item.correct, failed=item.failed, extracted=item.extracted, detail=item.detail,
-                    sandbox=item.sandbox)
+    return RowScore(
+        scorer=item.scorer, correct=item.correct, failed=item.failed, extracted=item.extracted, detail=item.detail, sandbox=item.sandbox
+    )
 
 
 def output_of(record: CheckpointRecord) -> dict[str, Any]:
@@ -249,9 +250,7 @@ def compute_scores(
     is listed in `excluded` with the erratum's id and reason, whether or not it has a record."""
     excluded = excluded or {}
     out = [
-        Excluded(id=row["id"], erratum=excluded[row["id"]].id, reason=excluded[row["id"]].reason)
-        for row in rows
-        if row["id"] in excluded
+        Excluded(id=row["id"], erratum=excluded[row["id"]].id, reason=excluded[row["id"]].reason) for row in rows if row["id"] in excluded
     ]
     scored = [(row, records[row["id"]]) for row in rows if row["id"] in records and row["id"] not in excluded]
     scores = [(row, rec.score) for row, rec in scored if rec.score is not None]

@@ -116,8 +116,10 @@ class CircuitBreaker:
         self.cause = cause
         if self.limit and self.count >= self.limit and self.tripped is None:
             http = f" (HTTP {cause[1]})" if cause[1] else ""
-            self.tripped = (f"stopped after {self.count} failed requests in a row with one cause: "
-                            f"{cause[0] or 'error'}{http}: {record.error[:200]}; fix the engine and run again to resume")
+            self.tripped = (
+                f"stopped after {self.count} failed requests in a row with one cause: "
+                f"{cause[0] or 'error'}{http}: {record.error[:200]}; fix the engine and run again to resume"
+            )
             return True
         return False
 
@@ -244,8 +246,14 @@ async def _execute(
                     on_record(record)
 
             await send_all(
-                connected.client, pending, finish, concurrency=min(concurrency, len(pending)), stream=workload.request.stream,
-                stop=stop, stop_when=lambda: breaker.tripped is not None, handle_signals=handle_signals,
+                connected.client,
+                pending,
+                finish,
+                concurrency=min(concurrency, len(pending)),
+                stream=workload.request.stream,
+                stop=stop,
+                stop_when=lambda: breaker.tripped is not None,
+                handle_signals=handle_signals,
             )
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
@@ -328,6 +336,7 @@ def run_eval(
             on_record(record)
         if progress_log is not None:
             progress_log.log(label, lambda: progress.line(label))
+
     breaker = CircuitBreaker(engine.circuit_breaker)
 
     async def session(connected: Connected) -> tuple[Connected, list[Planned], dict[str, CheckpointRecord], int, int]:
@@ -349,8 +358,14 @@ def run_eval(
 
     connected, planned, records, stale, sent = run_session(engine, Needs(Path(datasets_root)), in_flight, session)
     model = connected.model
-    extra = {"concurrency": in_flight, "limit": limit, "resumed_rows": progress.resumed, "sent_rows": sent, "stale_dropped": stale,
-             "circuit_breaker": breaker.tripped}
+    extra = {
+        "concurrency": in_flight,
+        "limit": limit,
+        "resumed_rows": progress.resumed,
+        "sent_rows": sent,
+        "stale_dropped": stale,
+        "circuit_breaker": breaker.tripped,
+    }
     engine_block = EngineBlock.model_validate(connected.record())
     body = _results_body(workload, engine_block, model, connected.models_answer, spec, dataset_sha, planned, records, extra, errata)
     sha = write_results(run_dir, body)

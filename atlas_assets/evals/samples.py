@@ -205,15 +205,21 @@ def render_html(run: Run, other: Run | None = None) -> str:
             f"<td>{b.verdict}: {_cell(b.extracted)}</td><td>{_cell(a.expected)}</td></tr>"
             for a, b in pairs
         )
-        versus = (f"<h2>Against {e(other.title)}: {len(pairs)} rows differ</h2><table><thead><tr><th>row</th><th>this run</th>"
-                  f"<th>other run</th><th>expected</th></tr></thead><tbody>{items}</tbody></table><h2>This run's rows</h2>")
+        versus = (
+            f"<h2>Against {e(other.title)}: {len(pairs)} rows differ</h2><table><thead><tr><th>row</th><th>this run</th>"
+            f"<th>other run</th><th>expected</th></tr></thead><tbody>{items}</tbody></table><h2>This run's rows</h2>"
+        )
     accuracy = run.results.scores.accuracy if run.results.scores else None
-    summary = (f"<p>accuracy <b>{'—' if accuracy is None else f'{accuracy * 100:.1f} %'}</b> · "
-               f"{counts['right']} right · {counts['wrong']} wrong · {counts['failed']} failed · "
-               f"dataset {e(run.results.dataset.id)} <code>{e(run.results.dataset.sha256[:16])}…</code></p>")
+    summary = (
+        f"<p>accuracy <b>{'—' if accuracy is None else f'{accuracy * 100:.1f} %'}</b> · "
+        f"{counts['right']} right · {counts['wrong']} wrong · {counts['failed']} failed · "
+        f"dataset {e(run.results.dataset.id)} <code>{e(run.results.dataset.sha256[:16])}…</code></p>"
+    )
     buttons = "".join(f"<button onclick=\"show('{v}')\">{v}</button>" for v in ("all", "right", "wrong", "failed"))
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(run.title)}</title><style>{_STYLE}</style>"
-            f"<script>{_SCRIPT}</script></head><body><h1>{e(run.title)}</h1>{summary}{versus}"
-            f"<div class='bar'>show: {buttons} <span id='shown'>all</span></div>"
-            f"<table><thead><tr><th>row</th><th>verdict</th><th>expected</th><th>extracted</th><th>reason</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table><h2>Rows</h2>{''.join(details)}</body></html>")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{e(run.title)}</title><style>{_STYLE}</style>"
+        f"<script>{_SCRIPT}</script></head><body><h1>{e(run.title)}</h1>{summary}{versus}"
+        f"<div class='bar'>show: {buttons} <span id='shown'>all</span></div>"
+        f"<table><thead><tr><th>row</th><th>verdict</th><th>expected</th><th>extracted</th><th>reason</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table><h2>Rows</h2>{''.join(details)}</body></html>"
+    )

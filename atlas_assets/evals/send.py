@@ -106,9 +106,7 @@ def pick_model(engine: Engine, models: Mapping[str, Any]) -> str:
     default = kind_of(engine).default_model(engine)
     if default:
         return default
-    raise ConfigError(
-        f"engine {engine.name}: no model given and the server lists {len(ids)} ({', '.join(ids) or 'none'}); pass --model"
-    )
+    raise ConfigError(f"engine {engine.name}: no model given and the server lists {len(ids)} ({', '.join(ids) or 'none'}); pass --model")
 
 
 @dataclass(frozen=True)

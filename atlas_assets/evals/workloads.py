@@ -115,8 +115,9 @@ def load_workload(path: str | Path) -> Workload:
     path = Path(path)
     workload = load_model(path, Workload)
     if workload.id != path.stem:
-        raise ConfigError.of([FileProblem(str(path), "id", f"is {workload.id!r} but the file is named {path.name} (they must match)",
-                                          line_of(path, ["id"]))])
+        raise ConfigError.of(
+            [FileProblem(str(path), "id", f"is {workload.id!r} but the file is named {path.name} (they must match)", line_of(path, ["id"]))]
+        )
     return workload
 
 
@@ -134,8 +135,11 @@ def load_workloads_report(directory: str | Path | None = None) -> Loaded[Workloa
             problems.extend(exc.problems)
             continue
         if workload.id in found:
-            problems.append(FileProblem(str(path), "id", f"{workload.id!r} is defined twice (also by {sources[workload.id].name})",
-                                        line_of(path, ["id"])))
+            problems.append(
+                FileProblem(
+                    str(path), "id", f"{workload.id!r} is defined twice (also by {sources[workload.id].name})", line_of(path, ["id"])
+                )
+            )
             continue
         found[workload.id], sources[workload.id] = workload, path
     return Loaded(found, problems)
@@ -184,9 +188,7 @@ def verify_pin(workload: Workload, spec: registry.DatasetSpec) -> str:
     return actual
 
 
-def verify_errata(
-    workload: Workload, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT
-) -> corpus_errata.AppliedErrata:
+def verify_errata(workload: Workload, datasets_root: str | Path = registry.DEFAULT_DATASETS_ROOT) -> corpus_errata.AppliedErrata:
     """The errata the workload pins, resolved against `<datasets_root>/errata.json`;
     ConfigError when a pinned id is missing, names another dataset, or the entries no longer
     hash to the pin. A workload without `errata` applies none (every row is scored)."""

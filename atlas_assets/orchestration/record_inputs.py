@@ -12,7 +12,9 @@ from atlas_assets.orchestration.shell import record_on_disk_inputs
 def main() -> None:
     with dg.DagsterInstance.get() as instance:
         events = record_on_disk_inputs(instance, defs)
-    print(f"recorded {len(events)} input version(s) from their bytes on disk" if events else "every input is recorded at its bytes' version")
+    print(
+        f"recorded {len(events)} input version(s) from their bytes on disk" if events else "every input is recorded at its bytes' version"
+    )
 
 
 if __name__ == "__main__":

@@ -70,9 +70,7 @@ def run_log(context: dg.AssetExecutionContext, every_seconds: float = 10.0) -> P
     return ProgressLog(context.log.info, every_seconds)
 
 
-def record_read_version(
-    context: dg.AssetExecutionContext, key: dg.AssetKey, version: str, facts: Mapping[str, Any] | None = None
-) -> None:
+def record_read_version(context: dg.AssetExecutionContext, key: dg.AssetKey, version: str, facts: Mapping[str, Any] | None = None) -> None:
     """Observe `key` at `version` (what this step read) and make it this step's input version.
 
     Call before the step yields its MaterializeResult. The observation is stored when the
@@ -145,7 +143,9 @@ def record_published(instance: dg.DagsterInstance, items: Iterable[Published], s
 def record_published_inputs(context: dg.AssetExecutionContext, items: Iterable[Published], source: str) -> None:
     """`record_published` from inside a step, then make the step's provenance read them."""
     for item in record_published(context.instance, items, source):
-        context.log.info(f"recorded {item.key.to_user_string()}{f' [{item.partition}]' if item.partition else ''} at {item.data_version[:16]} ({source})")
+        context.log.info(
+            f"recorded {item.key.to_user_string()}{f' [{item.partition}]' if item.partition else ''} at {item.data_version[:16]} ({source})"
+        )
         _forget_input(context, item.key)
 
 

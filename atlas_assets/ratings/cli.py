@@ -88,21 +88,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _dump_arguments(compute)
     compute.add_argument(
-        "--out", required=True, type=Path, metavar="FILE",
+        "--out",
+        required=True,
+        type=Path,
+        metavar="FILE",
         help="where to write leaderboard.json (a regular file or a new name; never a link, device or folder)",
     )
     defaults = ComputeParams()
     compute.add_argument("--seed", type=_non_negative, default=defaults.seed, help="seed of the bootstrap's random streams")
     compute.add_argument(
-        "--bootstrap-rounds", type=whole_number(1, MAX_BOOTSTRAP_ROUNDS), default=defaults.bootstrap_rounds,
+        "--bootstrap-rounds",
+        type=whole_number(1, MAX_BOOTSTRAP_ROUNDS),
+        default=defaults.bootstrap_rounds,
         help=f"bootstrap replicates behind each confidence interval (1 to {MAX_BOOTSTRAP_ROUNDS})",
     )
     compute.add_argument(
-        "--min-votes", type=_non_negative, default=defaults.min_votes,
+        "--min-votes",
+        type=_non_negative,
+        default=defaults.min_votes,
         help="models with fewer votes in a category are provisional (rank null)",
     )
     compute.add_argument(
-        "--style-min-votes", type=_non_negative, default=defaults.style_min_votes,
+        "--style-min-votes",
+        type=_non_negative,
+        default=defaults.style_min_votes,
         help="categories with fewer votes get no style control (SC fields mirror the raw ones)",
     )
     compute.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
@@ -146,8 +155,7 @@ def _compute(args: argparse.Namespace) -> int:
         document = json.loads(data)
         summary = ", ".join(f"{c['category']} ({len(c['entries'])} models)" for c in document["categories"])
         print(
-            f"wrote {args.out} in {time.monotonic() - started:.1f} s "
-            f"(sha256 {sha256_bytes(data)}): {summary or 'no voted categories'}",
+            f"wrote {args.out} in {time.monotonic() - started:.1f} s (sha256 {sha256_bytes(data)}): {summary or 'no voted categories'}",
             file=sys.stderr,
         )
     return 0

@@ -321,9 +321,7 @@ def _diagnose(line: bytes, error: orjson.JSONDecodeError) -> _Reject:
         return _Reject(None, f"invalid UTF-8: byte 0x{line[exc.start]:02x} at byte {exc.start + 1} of the line")
     syntax = f"malformed JSON at column {error.colno}: {error.msg}"
     try:
-        lenient = json.loads(
-            text, parse_constant=_NonFinite, parse_float=_float_or_marker, parse_int=_int_or_marker
-        )
+        lenient = json.loads(text, parse_constant=_NonFinite, parse_float=_float_or_marker, parse_int=_int_or_marker)
     except (ValueError, RecursionError):
         return _Reject(None, syntax)
     found = _find_non_finite(lenient, "")
@@ -430,7 +428,6 @@ def _check_repeated_keys(line: bytes) -> None:
     if repeated:
         field = _first_repeated(value, "")
         raise _Reject(field, "the key appears twice in one object: readers disagree on which one counts")
-
 
 
 def _range_lines(path: str, start: int, end: int) -> Iterator[list[bytes]]:
@@ -1116,9 +1113,7 @@ def read_dump(
             votes_header = exc
         battle_ranges = _ranges(battles_name, battles_header.data_start, battles_header.size, chunk_bytes)
         vote_ranges = (
-            _ranges(votes_name, votes_header.data_start, votes_header.size, chunk_bytes)
-            if isinstance(votes_header, _Header)
-            else []
+            _ranges(votes_name, votes_header.data_start, votes_header.size, chunk_bytes) if isinstance(votes_header, _Header) else []
         )
         version, categories = battles_header.schema_version, battles_header.categories
         tasks: list[tuple[Any, ...]] = [("battles", battles_name, start, end, version, categories) for start, end in battle_ranges]

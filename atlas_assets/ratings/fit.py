@@ -252,7 +252,9 @@ def style_design(features_a: npt.ArrayLike, features_b: npt.ArrayLike) -> tuple[
     return z, std
 
 
-def bt_logits(model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, n_models: int, *, max_iter: int = MAX_ITER) -> np.ndarray:
+def bt_logits(
+    model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, n_models: int, *, max_iter: int = MAX_ITER
+) -> np.ndarray:
     """Penalised weighted Bradley-Terry logits (mean zero, a property of the prior's optimum)."""
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
     pairs = _PairIndex.build(a, b, n_models)
@@ -287,7 +289,9 @@ def style_logits(
 # --------------------------------------------------------------------------------------------
 
 
-def _battle_arrays(model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, m: int) -> tuple[np.ndarray, ...]:
+def _battle_arrays(
+    model_a: npt.ArrayLike, model_b: npt.ArrayLike, wins_a: npt.ArrayLike, wins_b: npt.ArrayLike, m: int
+) -> tuple[np.ndarray, ...]:
     """The battle inputs as flat contiguous int64 / float64 arrays, validated."""
     a = np.ascontiguousarray(model_a, dtype=np.int64).reshape(-1)
     b = np.ascontiguousarray(model_b, dtype=np.int64).reshape(-1)
@@ -345,9 +349,7 @@ class _PairIndex(NamedTuple):
         lo_b = np.minimum(a, b)
         hi_b = np.maximum(a, b)
         keys, p = np.unique(lo_b * m + hi_b, return_inverse=True)
-        return _PairIndex(
-            p.astype(np.int64).reshape(-1), a == lo_b, keys // m, keys % m, int(keys.size), int(m)
-        )
+        return _PairIndex(p.astype(np.int64).reshape(-1), a == lo_b, keys // m, keys % m, int(keys.size), int(m))
 
 
 def _laplacian(hp: np.ndarray, pairs: _PairIndex) -> np.ndarray:
@@ -586,9 +588,7 @@ def _newton_battles(bt: _Battles, pairs: _PairIndex, theta0: np.ndarray, max_ite
             t *= 0.5
         theta, f = theta_try, f_try
         g = _grad(theta, bt, pairs, ws)
-    raise FitConvergenceError(
-        f"style-controlled Newton did not converge in {max_iter} iterations (last step {size:.3g} logits)"
-    )
+    raise FitConvergenceError(f"style-controlled Newton did not converge in {max_iter} iterations (last step {size:.3g} logits)")
 
 
 class _StyleBootstrap:

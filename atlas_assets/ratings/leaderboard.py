@@ -79,11 +79,7 @@ def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgr
     own random stream and its own single-threaded solves (BLAS is held at one thread for
     the whole section, so no fit's rounding depends on another's timing), and the results
     are placed in slug order, so the bytes do not depend on the number of threads."""
-    voted = sorted(
-        (slug, index)
-        for index, slug in enumerate(dump.header.categories)
-        if np.any(dump.category == index)
-    )
+    voted = sorted((slug, index) for index, slug in enumerate(dump.header.categories) if np.any(dump.category == index))
     if progress:
         progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
     workers = max(1, min(len(voted), usable_cpus()))
@@ -130,9 +126,7 @@ def _category_section(
     local_a = np.searchsorted(members, global_a)
     local_b = np.searchsorted(members, global_b)
     votes = dump.vote_count[rows]
-    model_votes = np.bincount(local_a, weights=votes, minlength=members.size) + np.bincount(
-        local_b, weights=votes, minlength=members.size
-    )
+    model_votes = np.bincount(local_a, weights=votes, minlength=members.size) + np.bincount(local_b, weights=votes, minlength=members.size)
     category_votes = int(votes.sum())
     style_control = category_votes >= params.style_min_votes
     if progress:
@@ -175,9 +169,7 @@ def _category_section(
     }
 
 
-def _entries(
-    slugs: list[str], model_votes: np.ndarray, fit: FitResult, params: ComputeParams
-) -> list[dict[str, Any]]:
+def _entries(slugs: list[str], model_votes: np.ndarray, fit: FitResult, params: ComputeParams) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     for i, slug in enumerate(slugs):
         raw = (round4(fit.rating[i]), round4(fit.ci_low[i]), round4(fit.ci_high[i]))
@@ -203,11 +195,7 @@ def _entries(
     ranked_lows = [entry["ci_low"] for entry in entries if not entry["provisional"]]
     for order, entry in enumerate(entries, start=1):
         entry["order"] = order
-        entry["rank"] = (
-            None
-            if entry["provisional"]
-            else 1 + sum(1 for low in ranked_lows if low > entry["ci_high"])
-        )
+        entry["rank"] = None if entry["provisional"] else 1 + sum(1 for low in ranked_lows if low > entry["ci_high"])
     return entries
 
 
@@ -234,9 +222,7 @@ def _encode(value: Any, depth: int) -> str:
         if not value:
             return "{}"
         items = sorted(value.items())  # code-point order == UTF-8 byte order
-        body = (", " + inner).join(
-            f"{json.dumps(key, ensure_ascii=True)}: {_encode(item, depth + 1)}" for key, item in items
-        )
+        body = (", " + inner).join(f"{json.dumps(key, ensure_ascii=True)}: {_encode(item, depth + 1)}" for key, item in items)
         return "{" + inner + body + outer + "}"
     if isinstance(value, (list, tuple)):
         if not value:
@@ -259,9 +245,7 @@ def compute_leaderboard(
     """
     report = LeaderboardProgress(progress) if progress else None
     names = {"battles": Path(battles).name, "votes": Path(votes).name}
-    dump = read_dump(
-        battles, votes, progress=(lambda stage, done, total: report.read(names[stage], done, total)) if report else None
-    )
+    dump = read_dump(battles, votes, progress=(lambda stage, done, total: report.read(names[stage], done, total)) if report else None)
     _check_weights(dump, votes)
     return render(build_document(dump, params, report))
 
@@ -281,7 +265,9 @@ def _check_weights(dump: Dump, votes: str | Path) -> None:
             weight = orjson.loads(line)["weight"]
             if weight > MAX_VOTE_WEIGHT:
                 raise DumpError(
-                    str(votes), line_number, "weight",
+                    str(votes),
+                    line_number,
+                    "weight",
                     f"{weight!r} is above {MAX_VOTE_WEIGHT:g}, the heaviest vote this engine fits "
                     "(full-quality votes weigh 1.0; README, humaneval-ratings limits)",
                 )

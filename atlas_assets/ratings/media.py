@@ -77,8 +77,7 @@ class MediaReport:
             "objects_checked": self.objects_checked,
             "references": self.references,
             "missing": {
-                battle_id: [{"slot": r.slot, "field": r.field, "key": r.key} for r in refs]
-                for battle_id, refs in self.missing.items()
+                battle_id: [{"slot": r.slot, "field": r.field, "key": r.key} for r in refs] for battle_id, refs in self.missing.items()
             },
             "errors": dict(self.errors),
             "bucket_error": self.bucket_error,

@@ -185,8 +185,12 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
     for category, panel_h in zip(categories, panel_heights):
         entries = list(category.get("entries") or [])
         draw.text((MARGIN, y + 2), str(category.get("category", "")), font=category_font, fill=INK)
-        draw.text((MARGIN + _text_width(category_font, str(category.get("category", ""))) + 12, y + 5),
-                  _subtitle(category), font=small_font, fill=MUTED)
+        draw.text(
+            (MARGIN + _text_width(category_font, str(category.get("category", ""))) + 12, y + 5),
+            _subtitle(category),
+            font=small_font,
+            fill=MUTED,
+        )
         top = y + PANEL_TOP
         bottom = top + ROW * max(1, len(entries))
         low, high = _axis_range(entries) if entries else (990.0, 1010.0)
@@ -224,9 +228,7 @@ def render_leaderboard_png(document: Mapping[str, Any], *, width: int = WIDTH) -
             draw.line((x0, cy, x1, cy), fill=color, width=2)
             for x_end, clipped, direction in ((x0, clip_low, -1), (x1, clip_high, 1)):
                 if clipped:  # the CI goes on beyond the axis: an arrow head, not a cap
-                    draw.polygon(
-                        [(x_end + 6 * direction, cy), (x_end, cy - 4), (x_end, cy + 4)], fill=color
-                    )
+                    draw.polygon([(x_end + 6 * direction, cy), (x_end, cy - 4), (x_end, cy + 4)], fill=color)
                 else:
                     draw.line((x_end, cy - 4, x_end, cy + 4), fill=color, width=2)
             draw.ellipse((xr - 4, cy - 4, xr + 4, cy + 4), fill=color)

@@ -60,9 +60,8 @@ class LeaderboardProgress:
         unit, size = _scale(total)
         with self._lock:
             rate = done / max(self._elapsed(), 1e-9)
-            line = (
-                f"reading {name}: {done / size:.1f} of {total / size:.1f} {unit} ({_percent(done, total)})"
-                + self._pace(done, total, f"{rate / size:.1f} {unit}/s", rate)
+            line = f"reading {name}: {done / size:.1f} of {total / size:.1f} {unit} ({_percent(done, total)})" + self._pace(
+                done, total, f"{rate / size:.1f} {unit}/s", rate
             )
             final = done >= total
             self._log.log(f"read {name}", line, final=final)

@@ -50,8 +50,7 @@ def top_table(category: dict[str, Any], limit: int = TOP_N, min_votes: int | Non
     ranked = sorted((e for e in category["entries"] if e["rank"] is not None), key=lambda e: e["rank"])  # stable
     provisional = [e for e in category["entries"] if e["rank"] is None]
     lines = [
-        f"**{category['category']}** · {category['vote_count']:,} votes · "
-        f"style control {'on' if category['style_control'] else 'off'}",
+        f"**{category['category']}** · {category['vote_count']:,} votes · style control {'on' if category['style_control'] else 'off'}",
         "",
         "| rank | model | rating | 95% CI | style ctrl | votes |",
         "|---:|---|---:|---|---:|---:|",

@@ -82,8 +82,7 @@ STYLE_EFFECTS: dict[str, dict[str, Any]] = {
     },
     "markdown_density": {
         "elo_per_unit": 40.0,
-        "covariate": "d = (M_a - M_b) / (M_a + M_b), M = markup / len(response) (features.py); "
-        "d = 0 in raw-mode battles",
+        "covariate": "d = (M_a - M_b) / (M_a + M_b), M = markup / len(response) (features.py); d = 0 in raw-mode battles",
     },
     "list_count": {"elo_per_unit": 0.0, "covariate": "no effect of its own"},
     "header_count": {"elo_per_unit": 0.0, "covariate": "no effect of its own"},
@@ -102,10 +101,36 @@ _NEW_MODEL_SHARE = 0.07
 _WINDOW_DAYS = 90
 
 _PREFIXES = (
-    "atlas", "nova", "zephyr", "orca", "lumen", "sable", "quill", "ember", "halcyon", "vega",
-    "borealis", "cobalt", "drift", "falcon", "gala", "helix", "iris", "juniper", "kestrel",
-    "lyra", "meridian", "nimbus", "onyx", "pulsar", "quasar", "raven", "solace", "tundra",
-    "umbra", "vireo",
+    "atlas",
+    "nova",
+    "zephyr",
+    "orca",
+    "lumen",
+    "sable",
+    "quill",
+    "ember",
+    "halcyon",
+    "vega",
+    "borealis",
+    "cobalt",
+    "drift",
+    "falcon",
+    "gala",
+    "helix",
+    "iris",
+    "juniper",
+    "kestrel",
+    "lyra",
+    "meridian",
+    "nimbus",
+    "onyx",
+    "pulsar",
+    "quasar",
+    "raven",
+    "solace",
+    "tundra",
+    "umbra",
+    "vireo",
 )
 _SUFFIXES = ("7b", "pro", "mini", "70b", "flash", "ultra", "13b", "lite", "max", "v2", "turbo", "405b")
 
@@ -835,9 +860,7 @@ def generate_dump(
         files=file_sizes,
     )
     if write_truth:
-        atomic_write_text(
-            out / "truth.json", json.dumps(truth.to_json_obj(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-        )
+        atomic_write_text(out / "truth.json", json.dumps(truth.to_json_obj(), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return truth
 
 
@@ -890,18 +913,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--votes", required=True, type=_count, help="exact number of votes, e.g. 30000, 100k, 5m")
     parser.add_argument("--models", type=int, default=60, help="number of models (default 60)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument(
-        "--schema-version", type=int, choices=(1, 2), default=2, help="dump schema version (default 2; 1 = text only)"
-    )
+    parser.add_argument("--schema-version", type=int, choices=(1, 2), default=2, help="dump schema version (default 2; 1 = text only)")
     parser.add_argument(
         "--categories",
         default=None,
         help="comma-separated category slugs (default: chat-writing,chat-coding,chat-reasoning,browser-use; "
         "'browser-use' / 'computer-use' are recording categories)",
     )
-    parser.add_argument(
-        "--response-chars", type=_pair, default=(150, 700), help="typical response length range LO,HI (default 150,700)"
-    )
+    parser.add_argument("--response-chars", type=_pair, default=(150, 700), help="typical response length range LO,HI (default 150,700)")
     parser.add_argument("--no-truth", action="store_true", help="do not write truth.json")
     parser.add_argument("--quiet", action="store_true", help="print nothing on success")
     return parser

@@ -82,9 +82,19 @@ def add_serve_arguments(parser: argparse.ArgumentParser, default_port: int = 800
         help=f"engines file whose `simulator:` blocks define profiles (default: ./{DEFAULT_ENGINES_FILE} when it exists)",
     )
     parser.add_argument(
-        "--datasets", type=Path, default=DEFAULT_DATASETS_ROOT, metavar="DIR", help="the corpus to recognise (default: the repository's datasets/)"
+        "--datasets",
+        type=Path,
+        default=DEFAULT_DATASETS_ROOT,
+        metavar="DIR",
+        help="the corpus to recognise (default: the repository's datasets/)",
     )
-    parser.add_argument("--log", type=Path, default=None, metavar="FILE", help="append one JSON line per chat request (row id, body sha256, outcome, attempt)")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="append one JSON line per chat request (row id, body sha256, outcome, attempt)",
+    )
 
 
 def _engines_file(args: argparse.Namespace) -> Path | None:
@@ -151,7 +161,9 @@ def profiles(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add `sim serve` and `sim profiles` to an argparse subparsers object."""
-    sim = subparsers.add_parser("sim", help="the reference simulator engine (an OpenAI-compatible fake model)", description=SIM_HELP, epilog=SIM_EPILOG)
+    sim = subparsers.add_parser(
+        "sim", help="the reference simulator engine (an OpenAI-compatible fake model)", description=SIM_HELP, epilog=SIM_EPILOG
+    )
     commands = sim.add_subparsers(dest="sim_command", required=True, metavar="COMMAND")
     serve_parser = commands.add_parser(
         "serve",
@@ -161,17 +173,25 @@ def register(subparsers: Any) -> None:
     )
     add_serve_arguments(serve_parser)
     serve_parser.set_defaults(func=serve)
-    profiles_parser = commands.add_parser("profiles", help="list the preset profiles (and those of an engines file)", description="List simulator profiles: the presets, plus the `simulator:` blocks of an engines file.",
-                                          epilog=PROFILES_EPILOG)
-    profiles_parser.add_argument("--engines", type=Path, default=None, metavar="FILE", help=f"also list this engines file's simulator profiles (default: ./{DEFAULT_ENGINES_FILE} when it exists)")
+    profiles_parser = commands.add_parser(
+        "profiles",
+        help="list the preset profiles (and those of an engines file)",
+        description="List simulator profiles: the presets, plus the `simulator:` blocks of an engines file.",
+        epilog=PROFILES_EPILOG,
+    )
+    profiles_parser.add_argument(
+        "--engines",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"also list this engines file's simulator profiles (default: ./{DEFAULT_ENGINES_FILE} when it exists)",
+    )
     profiles_parser.add_argument("--json", action="store_true", help="print every field of every profile as JSON")
     profiles_parser.set_defaults(func=profiles)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m atlas_assets.simulator`: the options of `atlas sim serve`."""
-    parser = Parser(
-        prog="python -m atlas_assets.simulator", description=SIM_HELP, epilog=SERVE_EPILOG
-    )
+    parser = Parser(prog="python -m atlas_assets.simulator", description=SIM_HELP, epilog=SERVE_EPILOG)
     add_serve_arguments(parser)
     return serve(parser.parse_args(argv))

@@ -71,7 +71,12 @@ class SimulatorHandle(ABC):
 
 class _ThreadHandle(SimulatorHandle):
     def __init__(
-        self, profile: SimulatorProfile, host: str, port: int, datasets_root: Path, log_path: Path | None,
+        self,
+        profile: SimulatorProfile,
+        host: str,
+        port: int,
+        datasets_root: Path,
+        log_path: Path | None,
         translation_corpora: Sequence[str | Path] | None = None,
     ) -> None:
         self._app = SimulatorApp(profile, corpus_index(datasets_root), log_path, translation_corpora=translation_corpora)

@@ -42,7 +42,16 @@ from atlas_assets.corpus import longctx
 from atlas_assets.corpus.registry import DEFAULT_DATASETS_ROOT, discover, read_rows
 from atlas_assets.corpus.scorers import scorer_name
 
-__all__ = ["CorpusIndex", "IMAGE_PART_TOKENS", "RequestView", "RowEntry", "conversation_digest", "corpus_index", "data_uri_digest", "digest"]
+__all__ = [
+    "CorpusIndex",
+    "IMAGE_PART_TOKENS",
+    "RequestView",
+    "RowEntry",
+    "conversation_digest",
+    "corpus_index",
+    "data_uri_digest",
+    "digest",
+]
 
 # Prompt tokens charged for one image part (the chars/4 heuristic has nothing to count).
 IMAGE_PART_TOKENS = 256

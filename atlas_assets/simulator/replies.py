@@ -175,7 +175,7 @@ def _offered_tools(body: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 
 def _tool_choice(body: Mapping[str, Any], names: tuple[str, ...]) -> str:
-    """"auto", "none", "required", or the name of the one function the request forces."""
+    """ "auto", "none", "required", or the name of the one function the request forces."""
     choice = body.get("tool_choice")
     if choice is None:
         return "auto" if names else "none"
@@ -183,16 +183,22 @@ def _tool_choice(body: Mapping[str, Any], names: tuple[str, ...]) -> str:
         function = choice.get("function")
         name = function.get("name") if isinstance(function, Mapping) else None
         if choice.get("type") != "function" or not isinstance(name, str):
-            raise BadParameter("tool_choice", "Invalid value for 'tool_choice': expected {\"type\": \"function\", \"function\": {\"name\": ...}}.")
+            raise BadParameter(
+                "tool_choice", 'Invalid value for \'tool_choice\': expected {"type": "function", "function": {"name": ...}}.'
+            )
         choice_name = name
     elif choice in ("auto", "none", "required"):
         choice_name = ""
     else:
-        raise BadParameter("tool_choice", f"Invalid value for 'tool_choice': {choice!r}; expected 'none', 'auto', 'required' or a named function.")
+        raise BadParameter(
+            "tool_choice", f"Invalid value for 'tool_choice': {choice!r}; expected 'none', 'auto', 'required' or a named function."
+        )
     if choice != "none" and not names:
         raise BadParameter("tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")
     if choice_name and choice_name not in names:
-        raise BadParameter("tool_choice", f"Invalid value for 'tool_choice': no function named '{choice_name}' was specified in the 'tools' parameter.")
+        raise BadParameter(
+            "tool_choice", f"Invalid value for 'tool_choice': no function named '{choice_name}' was specified in the 'tools' parameter."
+        )
     return choice_name or str(choice)
 
 
@@ -292,7 +298,14 @@ def _plausible_wrong(entry: RowEntry, right: ModelOutput, seed: int) -> ModelOut
     row's scorer rejects."""
     text = right.text or ""
     third = text[: max(1, len(text) // 3)].rsplit(" ", 1)[0] or text[:1]
-    variants = [third, text.lower(), text.upper(), text + " Also, one more thing: THAT is all, really!", text.replace("\n", " "), _DISCLAIMER]
+    variants = [
+        third,
+        text.lower(),
+        text.upper(),
+        text + " Also, one more thing: THAT is all, really!",
+        text.replace("\n", " "),
+        _DISCLAIMER,
+    ]
     start = Draws(seed, entry.key, "wrong").below(len(variants))
     for candidate in variants[start:] + variants[:start]:
         if candidate and not score(entry.row, candidate, entry.default_scorer).correct:
@@ -399,7 +412,9 @@ def _placeholder_arguments(schema: Any) -> dict[str, Any]:
         kind = spec.get("type")
         kind = kind[0] if isinstance(kind, list) and kind else kind
         enum = spec.get("enum")
-        arguments[str(name)] = enum[0] if isinstance(enum, list) and enum else _PLACEHOLDERS.get(kind, "example") if isinstance(kind, str) else "example"
+        arguments[str(name)] = (
+            enum[0] if isinstance(enum, list) and enum else _PLACEHOLDERS.get(kind, "example") if isinstance(kind, str) else "example"
+        )
     return arguments
 
 

@@ -58,7 +58,6 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-
 async def read_body(receive: Receive) -> bytes | None:
     """A request's whole body from its ASGI messages; None when the client disconnected."""
     chunks = []
@@ -69,6 +68,7 @@ async def read_body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body"):
             return b"".join(chunks)
+
 
 class LoggedRequest(NamedTuple):
     row_id: str | None
@@ -155,7 +155,13 @@ class SimulatorApp:
             else:
                 await self._respond(send, 200, self._models if path == "/v1/models" else self._health)
         else:
-            await self._respond(send, 404, _error(f"no route {path or '/'}; this simulator serves /v1/chat/completions, /v1/models and /health", "invalid_request_error"))
+            await self._respond(
+                send,
+                404,
+                _error(
+                    f"no route {path or '/'}; this simulator serves /v1/chat/completions, /v1/models and /health", "invalid_request_error"
+                ),
+            )
 
     def _unknown_model(self, model: object) -> bytes:
         message = f"The model `{model}` does not exist. This simulator serves `{self.profile.model}`."
@@ -169,14 +175,27 @@ class SimulatorApp:
             await self._respond(send, 404, self._unknown_model(model_id))
 
     async def _respond(self, send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
-        await send({"type": "http.response.start", "status": status, "headers": [*JSON_HEADERS, (b"content-length", str(len(body)).encode()), *(headers or ())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [*JSON_HEADERS, (b"content-length", str(len(body)).encode()), *(headers or ())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     def _record(self, row_id: str | None, dataset: str | None, body_sha: str, outcome: str, attempt: int) -> None:
         if self._keep_log:
             self.log.append(LoggedRequest(row_id, body_sha, outcome))
         if self._log_file is not None:
-            line = {"row_id": row_id, "dataset": dataset, "body_sha256": body_sha, "outcome": outcome, "attempt": attempt, "time": time.time()}
+            line = {
+                "row_id": row_id,
+                "dataset": dataset,
+                "body_sha256": body_sha,
+                "outcome": outcome,
+                "attempt": attempt,
+                "time": time.time(),
+            }
             self._log_file.write(orjson.dumps(line) + b"\n")
 
     async def _chat(self, receive: Receive, send: Send) -> None:
@@ -233,7 +252,9 @@ class SimulatorApp:
             await self._respond(send, 500, _error("The simulator injected an internal server error.", "server_error", "internal_error"))
             return
         if failure == "error_503":
-            await self._respond(send, 503, _error("The simulator injected an overload: service unavailable.", "server_error", "service_unavailable"))
+            await self._respond(
+                send, 503, _error("The simulator injected an overload: service unavailable.", "server_error", "service_unavailable")
+            )
             return
         if failure == "rate_limited":
             seconds = profile.retry_after_s
@@ -311,7 +332,9 @@ class SimulatorApp:
             delay = (profile.ttft_ms + max(0, usage["completion_tokens"] - 1) * profile.per_token_ms) / 1000
             await asyncio.sleep(max(0.0, arrived + delay - asyncio.get_running_loop().time()))
         if dropped:  # the headers promise the whole body; half of it arrives, then the socket closes
-            await send({"type": "http.response.start", "status": 200, "headers": [*JSON_HEADERS, (b"content-length", str(len(body)).encode())]})
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": [*JSON_HEADERS, (b"content-length", str(len(body)).encode())]}
+            )
             await send({"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True})
             return  # uvicorn closes a connection whose response was left incomplete
         await self._respond(send, 200, body)
@@ -319,9 +342,18 @@ class SimulatorApp:
     def _frames(self, reply: Reply, response_id: str, usage: dict[str, Any] | None) -> tuple[list[bytes], bytes]:
         """The SSE events, one per token (the first also opens the message), and the closing
         events (finish reason, optional usage chunk, [DONE])."""
-        head = orjson.dumps(
-            {"id": response_id, "object": "chat.completion.chunk", "created": int(time.time()), "model": self.profile.model, "system_fingerprint": self.fingerprint}
-        )[:-1] + b',"choices":[{"index":0,"delta":'
+        head = (
+            orjson.dumps(
+                {
+                    "id": response_id,
+                    "object": "chat.completion.chunk",
+                    "created": int(time.time()),
+                    "model": self.profile.model,
+                    "system_fingerprint": self.fingerprint,
+                }
+            )[:-1]
+            + b',"choices":[{"index":0,"delta":'
+        )
         usage_null = b',"usage":null' if usage is not None else b""
         tail = b',"logprobs":null,"finish_reason":null}]' + usage_null + b"}\n\n"
 
@@ -341,12 +373,16 @@ class SimulatorApp:
         if len(frames) > 1:  # the role opener travels with the first token
             frames[1] = frames[0] + frames[1]
             del frames[0]
-        closing = b"data: " + head + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(reply.finish_reason) + b"}]" + usage_null + b"}\n\n"
+        closing = (
+            b"data: " + head + b'{},"logprobs":null,"finish_reason":' + orjson.dumps(reply.finish_reason) + b"}]" + usage_null + b"}\n\n"
+        )
         if usage is not None:
             closing += b"data: " + head[: head.index(b'"choices"')] + b'"choices":[],"usage":' + orjson.dumps(usage) + b"}\n\n"
         return frames, closing + b"data: [DONE]\n\n"
 
-    async def _stream(self, send: Send, reply: Reply, response_id: str, usage: dict[str, Any] | None, dropped: bool, arrived: float) -> None:
+    async def _stream(
+        self, send: Send, reply: Reply, response_id: str, usage: dict[str, Any] | None, dropped: bool, arrived: float
+    ) -> None:
         frames, closing = self._frames(reply, response_id, usage)
         if dropped:  # the first half of the tokens, then the socket closes
             frames = frames[: max(1, len(frames) // 2)]

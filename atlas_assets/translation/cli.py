@@ -153,7 +153,9 @@ one engine over one corpus; 2 usage.
 """
 
 
-def _command(commands: argparse._SubParsersAction[Any], name: str, help: str, description: str | None, epilog: str) -> argparse.ArgumentParser:
+def _command(
+    commands: argparse._SubParsersAction[Any], name: str, help: str, description: str | None, epilog: str
+) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(name, help=help, description=description, epilog=epilog)
     return parser
 
@@ -176,22 +178,32 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser = subparsers.add_parser("translation", help="translation corpora, runs and run cards", description=DESCRIPTION, epilog=EPILOG)
     commands = parser.add_subparsers(dest="translation_command", metavar="COMMAND", required=True)
 
-    validate = _command(commands, "validate", "validate translation corpus files (exit 1 on any error)", VALIDATE_DESCRIPTION, VALIDATE_EPILOG)
+    validate = _command(
+        commands, "validate", "validate translation corpus files (exit 1 on any error)", VALIDATE_DESCRIPTION, VALIDATE_EPILOG
+    )
     validate.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="corpus files (JSON)")
     validate.add_argument("-q", "--quiet", action="store_true", help="problems only, no summaries")
     validate.set_defaults(func=cmd_validate)
 
-    imp = _command(commands, "import-flores", "FLORES+ dev/devtest files -> a corpus file (one target or many)", flores.__doc__, IMPORT_FLORES_EPILOG)
+    imp = _command(
+        commands, "import-flores", "FLORES+ dev/devtest files -> a corpus file (one target or many)", flores.__doc__, IMPORT_FLORES_EPILOG
+    )
     imp.add_argument("--dir", type=Path, help="FLORES directory (with --source/--target codes and --split)")
     imp.add_argument("--source-file", type=Path, help="source line file (instead of --dir)")
     imp.add_argument("--target-file", type=Path, help="target line file (instead of --dir)")
     imp.add_argument("--source", default="eng_Latn", help="FLORES source code (default eng_Latn)")
-    imp.add_argument("--target", required=True, metavar="CODE[,CODE...]|all",
-                     help="FLORES target code(s), e.g. fra_Latn or fra_Latn,deu_Latn (one multi-target corpus), or all (with --dir)")
+    imp.add_argument(
+        "--target",
+        required=True,
+        metavar="CODE[,CODE...]|all",
+        help="FLORES target code(s), e.g. fra_Latn or fra_Latn,deu_Latn (one multi-target corpus), or all (with --dir)",
+    )
     imp.add_argument("--split", default="devtest", choices=["dev", "devtest"])
     imp.add_argument("--source-language", help="BCP 47 tag (default from the FLORES code)")
     imp.add_argument("--target-language", help="BCP 47 tag (default from the FLORES code; one target only)")
-    imp.add_argument("--id", dest="dataset_id", help="dataset id (default flores-plus-SPLIT-SRC-TGT; several targets: flores-plus-SPLIT-SRC-multi)")
+    imp.add_argument(
+        "--id", dest="dataset_id", help="dataset id (default flores-plus-SPLIT-SRC-TGT; several targets: flores-plus-SPLIT-SRC-multi)"
+    )
     imp.add_argument("--version", default="1.0")
     imp.add_argument("--created", help="ISO date (default today)")
     imp.add_argument("--difficulty", type=int, default=3, choices=range(1, 6))
@@ -215,18 +227,29 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "exit codes: 0 written; 1 the input has a problem (each one named: file, line or entry, field;",
         "nothing is written); 2 usage (a malformed --difficulty-map or --column, an unknown format)",
     ])  # fmt: skip
-    labelled = commands.add_parser("import", help="a JSON/CSV/TSV corpus with labelled difficulty tiers -> a corpus file",
-                                   description=importer.__doc__ + import_epilog)
+    labelled = commands.add_parser(
+        "import", help="a JSON/CSV/TSV corpus with labelled difficulty tiers -> a corpus file", description=importer.__doc__ + import_epilog
+    )
     labelled.add_argument("file", type=Path, metavar="FILE", help="the corpus-like file to read")
     labelled.add_argument("--format", choices=importer.FORMATS, help="default: from the extension (.json, .csv, .tsv/.tab)")
     labelled.add_argument("--difficulty-map", metavar="LABEL=TIER,...", help="e.g. easy=1,medium=3,hard=5 (labels compared ignoring case)")
-    labelled.add_argument("--column", action="append", default=[], metavar="FIELD=COLUMN,...", help="read FIELD from COLUMN (JSON: key), e.g. source=english,reference=cree")
+    labelled.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN,...",
+        help="read FIELD from COLUMN (JSON: key), e.g. source=english,reference=cree",
+    )
     labelled.add_argument("--ignore-column", action="append", default=[], metavar="COLUMN", help="drop this column (JSON: key); repeatable")
     for name, text in importer.DATASET_OPTIONS.items():
         labelled.add_argument(importer.option_flag(name), dest=f"dataset_{name}", metavar="VALUE", help=text)
     for name in importer.DEFAULTABLE:
-        labelled.add_argument(importer.option_flag(f"default_{name}"), dest=f"default_{name}", metavar="VALUE", help=f"{name} of every entry without one")
-    labelled.add_argument("--out", type=Path, required=True, help="corpus file to write (atomically; nothing is written when the input has a problem)")
+        labelled.add_argument(
+            importer.option_flag(f"default_{name}"), dest=f"default_{name}", metavar="VALUE", help=f"{name} of every entry without one"
+        )
+    labelled.add_argument(
+        "--out", type=Path, required=True, help="corpus file to write (atomically; nothing is written when the input has a problem)"
+    )
     labelled.set_defaults(func=cmd_import)
 
     run = _command(commands, "run", "run a corpus through an engine and write a run card (resumable)", RUN_DESCRIPTION, RUN_EPILOG)
@@ -240,17 +263,29 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     run.set_defaults(func=cmd_run)
 
     rep = _command(commands, "report", "the cross-language report of a set's run folder", REPORT_DESCRIPTION, REPORT_EPILOG)
-    rep.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="the run folder of a multi-target corpus (RUN_DIR/<target>/run_card.json)")
+    rep.add_argument(
+        "run_dir", type=Path, metavar="RUN_DIR", help="the run folder of a multi-target corpus (RUN_DIR/<target>/run_card.json)"
+    )
     rep.add_argument("--dataset", type=Path, metavar="PATH", help="the corpus: its target order, and its targets not run")
     rep.add_argument("--samples", type=_POSITIVE, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     rep.add_argument("--json", action="store_true", help="print the report as JSON")
     rep.set_defaults(func=cmd_report)
 
-    cmp_ = _command(commands, "compare", "compare two run cards, or two sets language by language (paired bootstrap)", COMPARE_DESCRIPTION, COMPARE_EPILOG)
+    cmp_ = _command(
+        commands,
+        "compare",
+        "compare two run cards, or two sets language by language (paired bootstrap)",
+        COMPARE_DESCRIPTION,
+        COMPARE_EPILOG,
+    )
     cmp_.add_argument("card_a", type=Path, metavar="CARD_A", help="run_card.json (or its folder), or a set's folder: the baseline")
     cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder), or a set's folder")
-    cmp_.add_argument("--samples", type=_POSITIVE, metavar="N",
-                      help="bootstrap resamples (default 1000; two sets: max(1000, 2 x languages / 0.05), so Holm can reach significance)")
+    cmp_.add_argument(
+        "--samples",
+        type=_POSITIVE,
+        metavar="N",
+        help="bootstrap resamples (default 1000; two sets: max(1000, 2 x languages / 0.05), so Holm can reach significance)",
+    )
     cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cmp_.set_defaults(func=cmd_compare)
 
@@ -362,12 +397,19 @@ def _flores_targets(args: argparse.Namespace) -> list[str] | None:
     else:
         codes = [code.strip() for code in args.target.split(",")]
         if not all(codes):
-            print(usage + f"--target {args.target!r}: an empty code in the list (FLORES codes separated by commas, e.g. fra_Latn,deu_Latn)", file=sys.stderr)
+            print(
+                usage + f"--target {args.target!r}: an empty code in the list (FLORES codes separated by commas, e.g. fra_Latn,deu_Latn)",
+                file=sys.stderr,
+            )
             return None
     if len(codes) > 1:
         for option, value in (("--target-language", args.target_language), ("--target-file", args.target_file)):
             if value is not None:
-                print(usage + f"{option} takes one target; --target names {len(codes)} ({', '.join(codes[:5])}{', ...' if len(codes) > 5 else ''})", file=sys.stderr)
+                print(
+                    usage
+                    + f"{option} takes one target; --target names {len(codes)} ({', '.join(codes[:5])}{', ...' if len(codes) > 5 else ''})",
+                    file=sys.stderr,
+                )
                 return None
     return codes
 
@@ -396,10 +438,15 @@ def cmd_import_flores(args: argparse.Namespace) -> int:
             doc = flores.import_flores_multi(src, files, source_code=args.source, **options)
         else:
             if args.dir:
-                src, tgt = flores.find_flores_file(args.dir, args.split, args.source), flores.find_flores_file(args.dir, args.split, codes[0])
+                src, tgt = (
+                    flores.find_flores_file(args.dir, args.split, args.source),
+                    flores.find_flores_file(args.dir, args.split, codes[0]),
+                )
             else:
                 src, tgt = input_file("--source-file", args.source_file), input_file("--target-file", args.target_file)
-            doc = flores.import_flores(src, tgt, source_code=args.source, target_code=codes[0], target_language=args.target_language, **options)
+            doc = flores.import_flores(
+                src, tgt, source_code=args.source, target_code=codes[0], target_language=args.target_language, **options
+            )
     except (flores.FloresError, CorpusError) as exc:
         raise ConfigError(str(exc)) from None
     try:
@@ -513,7 +560,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     sets = [_is_set(path) for _, path in given]
     if any(sets) and not all(sets):
         one, other = (given[0], given[1]) if sets[0] else (given[1], given[0])
-        raise ConfigError(f"{one[0]}: {one[1]} is a set's folder (one card per target) but {other[0]} is one run card: compare two sets or two cards")
+        raise ConfigError(
+            f"{one[0]}: {one[1]} is a set's folder (one card per target) but {other[0]} is one run card: compare two sets or two cards"
+        )
     try:
         if all(sets):
             result = compare_sets(*(_set_cards(option, path) for option, path in given), n_samples=args.samples)
@@ -549,7 +598,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise ConfigError(f"--dataset: {exc}") from None
         foreign = sorted({c.dataset.target_language for c in cards if c.dataset.sha256 != loaded.sha256})
         if foreign:
-            raise ConfigError(f"--dataset: the cards of {', '.join(foreign)} in {args.run_dir} are of another corpus (or version) than {args.dataset}")
+            raise ConfigError(
+                f"--dataset: the cards of {', '.join(foreign)} in {args.run_dir} are of another corpus (or version) than {args.dataset}"
+            )
         targets = loaded.targets
     try:
         report = language_report(cards, targets, n_samples=args.samples)

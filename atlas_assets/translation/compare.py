@@ -46,7 +46,9 @@ def compare_cards(a: RunCard, b: RunCard, *, n_samples: int = 1000, alpha: float
         )
     sa, sb = _segments(a), _segments(b)
     if set(sa) != set(sb):
-        raise CompareRefused(f"refusing to compare: the cards cover different segments (A {len(sa)}, B {len(sb)}; only A: {len(set(sa) - set(sb))}, only B: {len(set(sb) - set(sa))})")
+        raise CompareRefused(
+            f"refusing to compare: the cards cover different segments (A {len(sa)}, B {len(sb)}; only A: {len(set(sa) - set(sb))}, only B: {len(set(sb) - set(sa))})"
+        )
     if not sa:
         raise CompareRefused("refusing to compare: the cards have no outputs")
     order = sorted(sa)
@@ -72,8 +74,11 @@ def compare_cards(a: RunCard, b: RunCard, *, n_samples: int = 1000, alpha: float
             "signature": str(signature),
         }
     notes = []
-    for label, va, vb in (("prompt template", a.template.sha256, b.template.sha256), ("parameters", a.params, b.params),
-                          ("model", a.model, b.model)):
+    for label, va, vb in (
+        ("prompt template", a.template.sha256, b.template.sha256),
+        ("parameters", a.params, b.params),
+        ("model", a.model, b.model),
+    ):
         if va != vb:
             notes.append(f"{label} differs: A {va!r}, B {vb!r}")
     return {
@@ -95,7 +100,11 @@ def render(result: Mapping[str, Any]) -> str:
         f"{'metric':<8} {'A':>8} {'B':>8} {'B-A':>8} {'p':>8}  verdict",
     ]
     for name, m in result["metrics"].items():
-        verdict = ("B better" if m["delta"] > 0 else "A better") + f" (p < {result['test']['alpha']})" if m["significant"] else "no significant difference"
+        verdict = (
+            ("B better" if m["delta"] > 0 else "A better") + f" (p < {result['test']['alpha']})"
+            if m["significant"]
+            else "no significant difference"
+        )
         lines.append(f"{name:<8} {m['a']:>8.2f} {m['b']:>8.2f} {m['delta']:>+8.2f} {m['p_value']:>8.4f}  {verdict}")
     lines.append(f"paired bootstrap, {result['test']['n_samples']} resamples; signature {result['metrics']['chrf++']['signature']}")
     lines += [f"note: {n}" for n in result["notes"]]

@@ -218,10 +218,14 @@ def import_flores(
 ) -> dict[str, Any]:
     """The corpus document (validated) for source → target from two aligned FLORES files
     (options: those of import_flores_multi)."""
-    return _corpus(source_file, {target_code: target_file}, [_tag(target_code, target_language)], source_code=source_code, multi=False, **options)
+    return _corpus(
+        source_file, {target_code: target_file}, [_tag(target_code, target_language)], source_code=source_code, multi=False, **options
+    )
 
 
-def import_flores_multi(source_file: str | Path, target_files: Mapping[str, str | Path], *, source_code: str, **options: Any) -> dict[str, Any]:
+def import_flores_multi(
+    source_file: str | Path, target_files: Mapping[str, str | Path], *, source_code: str, **options: Any
+) -> dict[str, Any]:
     """The multi-target corpus document (validated) for source → every target (FLORES code
     -> file, in the corpus's order), each file aligned with the source: entries carry
     `references` {tag: sentence}."""

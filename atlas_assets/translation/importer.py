@@ -344,7 +344,9 @@ def _read_delimited(path: Path, fmt: str, names: _Names, problems: _Problems) ->
             except StopIteration:
                 break
             except UnicodeDecodeError as exc:
-                problems.at_file(None, f"not UTF-8: {exc.reason} at byte {exc.start + 1} of the line; nothing after it was read", lines.line)
+                problems.at_file(
+                    None, f"not UTF-8: {exc.reason} at byte {exc.start + 1} of the line; nothing after it was read", lines.line
+                )
                 break
             except csv.Error as exc:
                 if str(exc).startswith("field larger than field limit"):  # _csv's message for csv.field_size_limit()
@@ -352,7 +354,11 @@ def _read_delimited(path: Path, fmt: str, names: _Names, problems: _Problems) ->
                     problems.at_file(None, f"a field of the row starting here is longer than Python's csv field size limit, {csv.field_size_limit()} "
                                      f"characters{past}; nothing after it was read", start)  # fmt: skip
                 else:
-                    problems.at_file(None, f"not valid {fmt.upper()} in the row starting here (a stray or unclosed quote?): {exc}; nothing after it was read", start)
+                    problems.at_file(
+                        None,
+                        f"not valid {fmt.upper()} in the row starting here (a stray or unclosed quote?): {exc}; nothing after it was read",
+                        start,
+                    )
                 break
             if not any(cells):
                 continue
@@ -365,7 +371,12 @@ def _read_delimited(path: Path, fmt: str, names: _Names, problems: _Problems) ->
             rows.append(row)
             if len(cells) != len(fields):
                 row.broken = True
-                problems.at_row(len(rows) - 1, row, None, f"the row has {len(cells)} field(s), the header {len(fields)} (an unquoted delimiter or line break, or a missing field?)")
+                problems.at_row(
+                    len(rows) - 1,
+                    row,
+                    None,
+                    f"the row has {len(cells)} field(s), the header {len(fields)} (an unquoted delimiter or line break, or a missing field?)",
+                )
                 continue
             row.values = {name: cell for name, cell in zip(fields, cells) if name and cell != ""}
     if fields is None:
@@ -385,7 +396,11 @@ def _header_fields(header: list[str], line: int, names: _Names, problems: _Probl
         if not name.strip():
             problems.at_file(None, f"column {number} has no name", line)
         elif _fold(name) in first:
-            problems.at_file(None, f"column {name.strip()!r} appears twice (columns {first[_fold(name)]} and {number}; names are compared ignoring case)", line)
+            problems.at_file(
+                None,
+                f"column {name.strip()!r} appears twice (columns {first[_fold(name)]} and {number}; names are compared ignoring case)",
+                line,
+            )
         elif field_name is None:
             problems.at_file(None, f"column {names.unknown(name)}", line)
         first.setdefault(_fold(name), number)
@@ -436,7 +451,9 @@ def _convert(rows: list[_Row], options: ImportOptions, has_ids: bool, problems: 
                 problems.at_row(position, row, "id", f"{values.pop('id')!r} is not an integer id")
             elif ident in ids:
                 other = ids[ident]
-                problems.at_row(position, row, "id", f"duplicate id {ident} (also {f'line {other.line}' if other.line else field_path(other.loc)})")
+                problems.at_row(
+                    position, row, "id", f"duplicate id {ident} (also {f'line {other.line}' if other.line else field_path(other.loc)})"
+                )
                 del values["id"]
             else:
                 values["id"] = ident
@@ -517,7 +534,10 @@ def import_corpus(path: str | Path, options: ImportOptions | None = None) -> Imp
     for name in _REQUIRED:
         if name not in present and name not in options.defaults:
             default = f", or give {option_flag('default_' + name)} VALUE" if name in DEFAULTABLE else ""
-            problems.at_file(name, f"{'no entry has' if fmt == 'json' else 'no column for'} this required field: add it or map it with --column {name}=NAME{default}")
+            problems.at_file(
+                name,
+                f"{'no entry has' if fmt == 'json' else 'no column for'} this required field: add it or map it with --column {name}=NAME{default}",
+            )
             problems.missing.add(name)
     _convert(rows, options, has_ids, problems)
     kept = [i for i, r in enumerate(rows) if not r.broken]

@@ -53,7 +53,9 @@ def _row(card: RunCard) -> dict[str, Any]:
         "complete": card.complete,
         "segments": card.run.segments_done,
         "segments_in_corpus": card.dataset.segments,
-        "scores": {key: {"score": card.scores[key].score, "signature": card.scores[key].signature} for key, _ in METRICS if key in card.scores},
+        "scores": {
+            key: {"score": card.scores[key].score, "signature": card.scores[key].signature} for key, _ in METRICS if key in card.scores
+        },
     }
 
 

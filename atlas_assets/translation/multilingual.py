@@ -183,7 +183,9 @@ def language_report(cards: Sequence[RunCard], targets: Sequence[str] | None = No
                 continue
             seed, resampled = _resampled(card, name, n_samples)
             resamples[name].append((card.scores[name].score, resampled, card.scores[name].signature))
-            scores[name] = LanguageScore(score=card.scores[name].score, ci95=round(float(estimate_ci(resampled)[1]), 4), signature=card.scores[name].signature)
+            scores[name] = LanguageScore(
+                score=card.scores[name].score, ci95=round(float(estimate_ci(resampled)[1]), 4), signature=card.scores[name].signature
+            )
         rows.append(
             LanguageRow(
                 target_language=target, name=language_name(target), complete=card.complete, segments=card.run.segments_done,
@@ -268,8 +270,12 @@ def render_svg(report: LanguageReport, metric: str = PRIMARY) -> str:
         parts.append(f'<text x="{x(score.score) + 6:.1f}" y="{y + bar - 4}">{score.score:.1f}</text>')
     if metric in report.mean:
         m = report.mean[metric]
-        parts.append(f'<line x1="{x(m.score):.1f}" y1="{top - 6}" x2="{x(m.score):.1f}" y2="{height - 30}" stroke="#c0392b" stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{x(m.score):.1f}" y="{top - 10}" text-anchor="middle" fill="#c0392b">mean {m.score:.1f} ± {m.ci95:.1f}</text>')
+        parts.append(
+            f'<line x1="{x(m.score):.1f}" y1="{top - 6}" x2="{x(m.score):.1f}" y2="{height - 30}" stroke="#c0392b" stroke-dasharray="4 3"/>'
+        )
+        parts.append(
+            f'<text x="{x(m.score):.1f}" y="{top - 10}" text-anchor="middle" fill="#c0392b">mean {m.score:.1f} ± {m.ci95:.1f}</text>'
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -345,7 +351,9 @@ def run_translation_set(
         outcomes[target] = run_translation(loaded, engine, run_dir / target, target=target, stop=stop, **run_options)
         if not outcomes[target].complete:
             break
-    cards = [card for card in read_set(run_dir) if card.dataset.sha256 == loaded.sha256 and card.engine.name == engine.name] if outcomes else []
+    cards = (
+        [card for card in read_set(run_dir) if card.dataset.sha256 == loaded.sha256 and card.engine.name == engine.name] if outcomes else []
+    )
     if not cards:
         raise ValueError(f"{run_dir}: no target was run")
     report = language_report(cards, loaded.targets, n_samples=n_samples)
@@ -370,7 +378,9 @@ def set_resamples(languages: int, alpha: float = 0.05) -> int:
     return max(1000, math.ceil(2 * languages / alpha))
 
 
-def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_samples: int | None = None, alpha: float = 0.05) -> dict[str, Any]:
+def compare_sets(
+    cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_samples: int | None = None, alpha: float = 0.05
+) -> dict[str, Any]:
     """Two engines' cards over one corpus, language by language (module docstring). A
     language only one side ran is listed, not compared; CompareRefused when none is shared.
     `n_samples` default: set_resamples; the result's test block gives the smallest adjusted
@@ -379,7 +389,9 @@ def compare_sets(cards_a: Sequence[RunCard], cards_b: Sequence[RunCard], *, n_sa
     b = {c.dataset.target_language: c for c in cards_b}
     shared = [t for t in a if t in b]
     if not shared:
-        raise CompareRefused(f"refusing to compare: no target language in common (A: {', '.join(a) or 'none'}; B: {', '.join(b) or 'none'})")
+        raise CompareRefused(
+            f"refusing to compare: no target language in common (A: {', '.join(a) or 'none'}; B: {', '.join(b) or 'none'})"
+        )
     n_samples = n_samples or set_resamples(len(shared), alpha)
     floor = round(min(1.0, len(shared) / (n_samples + 1)), 6)
     warning = (None if floor < alpha else
@@ -424,7 +436,9 @@ def render_compare(result: Mapping[str, Any]) -> str:
     for label, row in zip(labels, result["languages"]):
         m = row["metrics"][PRIMARY]
         verdict = ("B better" if m["delta"] > 0 else "A better") if row["significant_holm"] else "no significant difference"
-        lines.append(f"{label:<{width}} {m['a']:>7.2f} {m['b']:>7.2f} {m['delta']:>+7.2f} {m['p_value']:>7.4f} {row['p_holm']:>7.4f}  {verdict}")
+        lines.append(
+            f"{label:<{width}} {m['a']:>7.2f} {m['b']:>7.2f} {m['delta']:>+7.2f} {m['p_value']:>7.4f} {row['p_holm']:>7.4f}  {verdict}"
+        )
     lines.append(f"mean chrF++ difference {s['mean_delta_chrf++']:+.2f}; B better in {s['b_better']}, A better in {s['a_better']}, "
                  f"no significant difference in {s['no_significant_difference']} (alpha {result['test']['alpha']}, Holm-adjusted)")  # fmt: skip
     lines.append(f"paired bootstrap per language, {result['test']['n_samples']} resamples "

@@ -122,7 +122,9 @@ class TranslationOutcome:
 
 def request_body(seg: Segment, loaded: LoadedCorpus, model: str, params: Mapping[str, Any]) -> dict[str, Any]:
     block = loaded.corpus.dataset
-    return {"model": model, "messages": prompt.messages(seg.source, block.source_language, block.target_language), **params, "stream": False}  # type: ignore[arg-type]  # a run reads a single-target corpus (for_target): target_language is set
+    target = block.target_language
+    assert target is not None, "a run reads a single-target corpus (for_target): target_language is set"
+    return {"model": model, "messages": prompt.messages(seg.source, block.source_language, target), **params, "stream": False}
 
 
 def hypothesis(record: CheckpointRecord) -> str:
@@ -183,8 +185,12 @@ def card_from_records(
         model=model,
         template=Template.model_validate(prompt.template_info()),
         params=dict(params),
-        run=CardRun(**run, segments_done=len(done), failed=len(failures),
-                    partial_selection=run["segments_selected"] < len(segs) if run["limit"] else None),
+        run=CardRun(
+            **run,
+            segments_done=len(done),
+            failed=len(failures),
+            partial_selection=run["segments_selected"] < len(segs) if run["limit"] else None,
+        ),
         primary_metric=PRIMARY,
         scores=scores,
         breakdowns=breakdowns(done, hyps, block.target_language) if done else {},  # type: ignore[arg-type]  # a run reads a single-target corpus (for_target): target_language is set
@@ -309,14 +315,23 @@ def run_translation(
                 if progress_log is not None:
                     progress_log.log(label, lambda: progress.line(label, score=chrfpp_so_far({**valid, **fresh})))
 
-            await send_all(connected.client, pending, finish, concurrency=min(in_flight, len(pending)), stop=stop,
-                           handle_signals=handle_signals)
+            await send_all(
+                connected.client, pending, finish, concurrency=min(in_flight, len(pending)), stop=stop, handle_signals=handle_signals
+            )
         return connected, {**valid, **fresh}, stale, len(fresh)
 
     connected, records, stale, sent = run_session(engine, Needs(translation_corpora=(loaded.path,)), in_flight, session)
     selected = {str(s.id) for s in segs}
     records = {k: v for k, v in records.items() if k in selected}
-    run = {"limit": limit, "concurrency": in_flight, "segments_selected": len(segs), "sent": sent, "resumed": progress.resumed, "stale_dropped": stale, "checkpoint": CHECKPOINT}
+    run = {
+        "limit": limit,
+        "concurrency": in_flight,
+        "segments_selected": len(segs),
+        "sent": sent,
+        "resumed": progress.resumed,
+        "stale_dropped": stale,
+        "checkpoint": CHECKPOINT,
+    }
     card = card_from_records(loaded, EngineBlock.model_validate(connected.record()), connected.model, params, records, run)
     sha = write_card(run_dir, card)
     if progress_log is not None:

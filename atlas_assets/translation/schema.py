@@ -168,7 +168,9 @@ class DatasetBlock(_Strict):
     source_language: Bcp47 = Field(description="BCP 47 source language code")
     target_language: Optional[Bcp47] = Field(None, description="BCP 47 target language code (a single-target corpus; else `targets`)")
     targets: Optional[list[Bcp47]] = Field(
-        None, validate_default=True, description="BCP 47 target language codes of a multi-target corpus (one dataset, many targets; else `target_language`)"
+        None,
+        validate_default=True,
+        description="BCP 47 target language codes of a multi-target corpus (one dataset, many targets; else `target_language`)",
     )
     created: StrictStr = Field(description="ISO 8601 creation date")
     license: StrictStr = Field(description="SPDX license identifier")
@@ -277,9 +279,18 @@ def _reference_problems(reference: Any, references: Any, multi: bool, targets: S
     if not multi:
         out = [] if reference is not None else [("reference", "required field is missing")]
         if references is not None:
-            out.append(("references", "only an entry of a multi-target corpus (dataset.targets) has references; this corpus has dataset.target_language: give reference"))
+            out.append(
+                (
+                    "references",
+                    "only an entry of a multi-target corpus (dataset.targets) has references; this corpus has dataset.target_language: give reference",
+                )
+            )
         return out
-    out = [] if reference is None else [("reference", "an entry of a multi-target corpus (dataset.targets) gives references {tag: text}, not reference")]
+    out = (
+        []
+        if reference is None
+        else [("reference", "an entry of a multi-target corpus (dataset.targets) gives references {tag: text}, not reference")]
+    )
     if references is None:
         return [*out, ("references", "required field is missing (an object with one reference per target of dataset.targets)")]
     if not isinstance(references, dict) or targets is None:
@@ -322,7 +333,9 @@ class Corpus(_Strict):
             raise KeyError(f"{tag!r} is not a target of corpus {self.dataset.id} (targets: {_listing(self.targets)})")
         if not self.is_multi_target:
             return self
-        block = self.dataset.model_copy(update={"target_language": tag, "targets": None, "language_pair": f"{self.dataset.source_language}→{tag}"})
+        block = self.dataset.model_copy(
+            update={"target_language": tag, "targets": None, "language_pair": f"{self.dataset.source_language}→{tag}"}
+        )
         entries = [e.model_copy(update={"reference": e.references[tag], "references": None}) for e in self.entries]  # type: ignore[index]
         return Corpus(dataset=block, entries=entries)
 
@@ -391,7 +404,9 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
     report = ValidationReport(path)
     problems = report.problems
     if not isinstance(data, dict):
-        problems.append(Problem(path, None, None, f"the top level must be a JSON object with `dataset` and `entries`, got {type(data).__name__}"))
+        problems.append(
+            Problem(path, None, None, f"the top level must be a JSON object with `dataset` and `entries`, got {type(data).__name__}")
+        )
         return report
     for key in sorted(set(data) - {"dataset", "entries"}):
         problems.append(Problem(path, None, key, "unknown top-level field (only `dataset` and `entries`)"))
@@ -406,9 +421,14 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
         try:
             block = DatasetBlock.model_validate(raw_block, strict=True)
         except ValidationError as exc:
-            problems.extend(Problem(p.path, None, f"dataset.{p.field}" if p.field else "dataset", p.message) for p in _pydantic_problems(path, None, exc))
+            problems.extend(
+                Problem(p.path, None, f"dataset.{p.field}" if p.field else "dataset", p.message)
+                for p in _pydantic_problems(path, None, exc)
+            )
         if isinstance(raw_block.get("license"), str):
-            problems.extend(Problem(path, None, "dataset.license", warning, "warning") for warning in spdx.check(raw_block["license"]).warnings)
+            problems.extend(
+                Problem(path, None, "dataset.license", warning, "warning") for warning in spdx.check(raw_block["license"]).warnings
+            )
     multi, targets = _declared_targets(block, raw_block)
     tags = set(raw_block.get("provenance") or []) if isinstance(raw_block, dict) and isinstance(raw_block.get("provenance"), list) else None
 
@@ -444,7 +464,11 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
             problems.append(Problem(path, label, fld, message))
         prov = raw.get("provenance")
         if tags is not None and isinstance(prov, str) and prov.strip() and prov not in tags:
-            problems.append(Problem(path, label, "provenance", f"{prov!r} is not one of the dataset block's provenance tags ({', '.join(sorted(tags))})"))
+            problems.append(
+                Problem(
+                    path, label, "provenance", f"{prov!r} is not one of the dataset block's provenance tags ({', '.join(sorted(tags))})"
+                )
+            )
         if entry is not None:
             entries.append(entry)
 
@@ -456,11 +480,25 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
     for name, (first, *rest) in by_class.items():
         for m in rest:
             if m.source.strip() != first.source.strip():
-                problems.append(Problem(path, str(m.id), "variant_class", f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {first.id}'s"))
+                problems.append(
+                    Problem(
+                        path,
+                        str(m.id),
+                        "variant_class",
+                        f"variant class {name!r} groups alternative references of one source, but this entry's source differs from entry {first.id}'s",
+                    )
+                )
             for fld in _SEGMENT_FIELDS:
                 if getattr(m, fld) != getattr(first, fld):
-                    problems.append(Problem(path, str(m.id), fld, f"{getattr(m, fld)!r} differs from {getattr(first, fld)!r} of entry {first.id}, the first of variant class {name!r}: "
-                                                                  f"a class is one scored segment with one {fld} (give every entry of the class the same)"))
+                    problems.append(
+                        Problem(
+                            path,
+                            str(m.id),
+                            fld,
+                            f"{getattr(m, fld)!r} differs from {getattr(first, fld)!r} of entry {first.id}, the first of variant class {name!r}: "
+                            f"a class is one scored segment with one {fld} (give every entry of the class the same)",
+                        )
+                    )
 
     if block is not None and not report.errors:
         report.corpus = Corpus(dataset=block, entries=entries)

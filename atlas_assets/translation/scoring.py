@@ -26,7 +26,18 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from atlas_assets.translation.schema import Corpus, Entry
 
-__all__ = ["PRIMARY", "Segment", "bleu_tokenizer", "breakdowns", "corpus_chrfpp", "corpus_scores", "make_metrics", "reference_streams", "segments", "sentence_chrfpp"]
+__all__ = [
+    "PRIMARY",
+    "Segment",
+    "bleu_tokenizer",
+    "breakdowns",
+    "corpus_chrfpp",
+    "corpus_scores",
+    "make_metrics",
+    "reference_streams",
+    "segments",
+    "sentence_chrfpp",
+]
 
 PRIMARY = "chrf++"
 _CHAR_LANGS = frozenset({"ja", "jpn", "ko", "kor", "th", "tha", "my", "mya", "km", "khm", "lo", "lao"})
@@ -97,7 +108,11 @@ def corpus_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     out = {}
     for name, metric in make_metrics(target_language).items():
         result = metric.corpus_score(list(hypotheses), streams)
-        out[name] = {"score": round(float(result.score), 4), "signature": str(metric.get_signature()), "text": result.format(signature=str(metric.get_signature()))}
+        out[name] = {
+            "score": round(float(result.score), 4),
+            "signature": str(metric.get_signature()),
+            "text": result.format(signature=str(metric.get_signature())),
+        }
     return out
 
 

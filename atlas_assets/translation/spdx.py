@@ -189,4 +189,7 @@ def check(expression: str) -> Verdict:
     if not errors:
         return Verdict(None, tuple(warnings[:_SHOWN_ERRORS]))
     more = f"; ... and {len(errors) - _SHOWN_ERRORS} more" if len(errors) > _SHOWN_ERRORS else ""
-    return Verdict("; ".join(errors[:_SHOWN_ERRORS]) + more + "; a licence outside the SPDX list is written LicenseRef-<name>", tuple(warnings[:_SHOWN_ERRORS]))
+    return Verdict(
+        "; ".join(errors[:_SHOWN_ERRORS]) + more + "; a licence outside the SPDX list is written LicenseRef-<name>",
+        tuple(warnings[:_SHOWN_ERRORS]),
+    )

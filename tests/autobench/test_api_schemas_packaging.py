@@ -43,8 +43,9 @@ benchmark:
 
 
 def _generate(folder: Path, request: CaseGeneratorInput = REQ):
-    result = generate_dataset_sync(generate_cases, request, generator_id="autobench.examples.routing:generate_cases",
-                                   dataset_id="generated-routing", version="v1")
+    result = generate_dataset_sync(
+        generate_cases, request, generator_id="autobench.examples.routing:generate_cases", dataset_id="generated-routing", version="v1"
+    )
     return write_generation_result(result, folder / "datasets" / "generated-routing.yaml", force=True)
 
 
@@ -110,8 +111,13 @@ def test_written_yaml_validates_against_the_published_json_schemas(tmp_path: Pat
     _validate(examples / "generated-routing.request.yaml", "generation_request_schema.json")
     _validate(examples / "routing.benchmark.yaml", "benchmark_schema.json")
     incomplete = write_generation_result(
-        generate_dataset_sync(generate_cases, REQ.model_copy(update={"settings": {"count": 4, "incomplete_after": 2}}),
-                              generator_id="g:f", dataset_id="generated-routing", version="v1"),
+        generate_dataset_sync(
+            generate_cases,
+            REQ.model_copy(update={"settings": {"count": 4, "incomplete_after": 2}}),
+            generator_id="g:f",
+            dataset_id="generated-routing",
+            version="v1",
+        ),
         tmp_path / "datasets" / "generated-routing.yaml",
     )
     _validate(incomplete.incomplete, "generation_manifest_schema.json")

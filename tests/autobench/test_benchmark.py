@@ -25,8 +25,20 @@ benchmark:
 
 
 def _setup(tmp_path: Path, request_file: Path) -> Path:
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", str(request_file),
-                  "--output", "datasets/generated-routing.yaml", "--id", "generated-routing", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        str(request_file),
+        "--output",
+        "datasets/generated-routing.yaml",
+        "--id",
+        "generated-routing",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
     bench = tmp_path / "benchmark.yaml"
     bench.write_text(BENCH)

@@ -20,18 +20,108 @@ REPO = Path(__file__).resolve().parents[2]
 LOADER = yaml.CSafeLoader if yamlio.WITH_LIBYAML else yaml.SafeLoader
 
 # Text that exercises YAML 1.1's typing, indicators, escapes and line breaks.
-TRICKY = ["yes", "no", "on", "Off", "null", "~", "1e5", "1.0e+5", "0o17", "017", "0x1F", "1_000", "12:30", "2026-01-01",
-          "<<", "=", ".inf", "-", "- x", "a: b", "a #b", "a#b", "", " ", "\n", "x\n", "x\n\n", "\nx", " x\n", "a\n b\n",
-          "a\tb\n", "'q'", '"dq"', "\\", "{a}", "[1]", "&a", "*a", "!t", "%d", "@x", "`x", "?", "? x", "|", ">", "\u2028",
-          "\x85", "\x7f", "\ufeff", "\u00e9t\u00e9", "\U0001f600", "x" * 1100]
+TRICKY = [
+    "yes",
+    "no",
+    "on",
+    "Off",
+    "null",
+    "~",
+    "1e5",
+    "1.0e+5",
+    "0o17",
+    "017",
+    "0x1F",
+    "1_000",
+    "12:30",
+    "2026-01-01",
+    "<<",
+    "=",
+    ".inf",
+    "-",
+    "- x",
+    "a: b",
+    "a #b",
+    "a#b",
+    "",
+    " ",
+    "\n",
+    "x\n",
+    "x\n\n",
+    "\nx",
+    " x\n",
+    "a\n b\n",
+    "a\tb\n",
+    "'q'",
+    '"dq"',
+    "\\",
+    "{a}",
+    "[1]",
+    "&a",
+    "*a",
+    "!t",
+    "%d",
+    "@x",
+    "`x",
+    "?",
+    "? x",
+    "|",
+    ">",
+    "\u2028",
+    "\x85",
+    "\x7f",
+    "\ufeff",
+    "\u00e9t\u00e9",
+    "\U0001f600",
+    "x" * 1100,
+]
 ALPHABET = list("ab yes0123.:-#'\"\\|>{}[],&*!%@`?~\t\n ") + ["\u00e9", "\u2028", "\x85", "\x7f", "x", "\u00a0"]
-texts = st.one_of(st.text(st.sampled_from(ALPHABET), max_size=12), st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
-                  st.sampled_from(TRICKY))
-values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), texts),
-                      lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=4)), max_leaves=20)
+texts = st.one_of(
+    st.text(st.sampled_from(ALPHABET), max_size=12),
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
+    st.sampled_from(TRICKY),
+)
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), texts),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=4)),
+    max_leaves=20,
+)
 documents = st.dictionaries(texts, values, min_size=1, max_size=5)
-PIECES = [" ", "-", ":", "#", "'", '"', "|", "{", "}", "[", "]", ",", "\n", "\t", "- ", ": ", "\n  ", "\n- ", " #", "|-\n",
-          "---\n", "&a ", "*a", "?", "x", "\n\n", "  ", "yes", "1", "''", "\\", "|+\n", "!!str "]
+PIECES = [
+    " ",
+    "-",
+    ":",
+    "#",
+    "'",
+    '"',
+    "|",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "\n",
+    "\t",
+    "- ",
+    ": ",
+    "\n  ",
+    "\n- ",
+    " #",
+    "|-\n",
+    "---\n",
+    "&a ",
+    "*a",
+    "?",
+    "x",
+    "\n\n",
+    "  ",
+    "yes",
+    "1",
+    "''",
+    "\\",
+    "|+\n",
+    "!!str ",
+]
 
 
 def same(a, b) -> bool:
@@ -96,12 +186,12 @@ def test_long_sequences_written_as_json_lines_read_back_the_same(doc):
 
 def test_json_lines_that_pyyaml_reads_otherwise_take_the_general_path():
     lines = {
-        '- {"a": 1e5}\n': {"a": "1e5"},          # PyYAML: a string (no dot); json: a float
-        '- {"a": 1.5e3}\n': {"a": "1.5e3"},      # unsigned exponent
+        '- {"a": 1e5}\n': {"a": "1e5"},  # PyYAML: a string (no dot); json: a float
+        '- {"a": 1.5e3}\n': {"a": "1.5e3"},  # unsigned exponent
         '- {"a": 1.5e+3}\n': {"a": 1500.0},
         '- {"a": NaN}\n': {"a": "NaN"},
-        '- {"a": "x\\/y"}\n': None,            # \/ : left to PyYAML, whatever it makes of it
-        '- {"a": 1, "a": 2}\n': None,           # a duplicate key: PyYAML's path refuses it
+        '- {"a": "x\\/y"}\n': None,  # \/ : left to PyYAML, whatever it makes of it
+        '- {"a": 1, "a": 2}\n': None,  # a duplicate key: PyYAML's path refuses it
     }
     for text, expected in lines.items():
         agrees_with_pyyaml(text)
@@ -123,7 +213,7 @@ def test_an_edited_document_is_read_as_pyyaml_reads_it_or_left_to_pyyaml(doc, ed
         text = yamlio.dump_yaml(doc).decode("utf-8")
     for position, piece, delete in edits:
         position %= len(text) + 1
-        text = text[:position] + text[position + len(piece):] if delete else text[:position] + piece + text[position:]
+        text = text[:position] + text[position + len(piece) :] if delete else text[:position] + piece + text[position:]
     agrees_with_pyyaml(text)
 
 
@@ -137,35 +227,42 @@ def test_every_yaml_file_in_the_repository_and_its_mutations():
             edited = text
             for _ in range(rng.randint(1, 3)):
                 at = rng.randint(0, len(edited))
-                edited = edited[:at] + edited[at + rng.randint(1, 4):] if rng.random() < 0.3 else edited[:at] + rng.choice(PIECES) + edited[at:]
+                edited = (
+                    edited[:at] + edited[at + rng.randint(1, 4) :] if rng.random() < 0.3 else edited[:at] + rng.choice(PIECES) + edited[at:]
+                )
             agrees_with_pyyaml(edited)
     assert read_fast >= 5  # the autobench examples are in the fast subset
 
 
-@pytest.mark.parametrize("text", [
-    "a: &x 1\nb: *x\n",                 # anchors and aliases
-    "a: !!str 1\n",                     # tags
-    "a: >\n  folded\n",                 # folded blocks
-    "a: 'two\n  lines'\n",              # multi-line quoted
-    "a: plain\n  continued\n",          # multi-line plain
-    "a: 1\na: 2\n",                     # duplicate keys (PyYAML's path refuses them)
-    "a:\n\t- 1\n",                      # a tab in the indentation
-    "--- \na: 1\n",                     # document markers
-    "%YAML 1.1\n---\na: 1\n",           # directives
-    "a: \"\\ud83d\"\n",                 # a surrogate escape
-    "? a\n: 1\n",                       # explicit keys
-    "a: |2\n   x\n",                    # an indentation indicator
-    "yes: 1\n",                         # a key that is not a string
-    "a: b: c\n",                        # a mapping where a scalar was
-    "a: 1\r\nb: 2\r\n",                 # CR LF line breaks
-    "a: \x85\n",                        # a YAML 1.1 line break character
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # anchors and aliases
+        "a: !!str 1\n",  # tags
+        "a: >\n  folded\n",  # folded blocks
+        "a: 'two\n  lines'\n",  # multi-line quoted
+        "a: plain\n  continued\n",  # multi-line plain
+        "a: 1\na: 2\n",  # duplicate keys (PyYAML's path refuses them)
+        "a:\n\t- 1\n",  # a tab in the indentation
+        "--- \na: 1\n",  # document markers
+        "%YAML 1.1\n---\na: 1\n",  # directives
+        'a: "\\ud83d"\n',  # a surrogate escape
+        "? a\n: 1\n",  # explicit keys
+        "a: |2\n   x\n",  # an indentation indicator
+        "yes: 1\n",  # a key that is not a string
+        "a: b: c\n",  # a mapping where a scalar was
+        "a: 1\r\nb: 2\r\n",  # CR LF line breaks
+        "a: \x85\n",  # a YAML 1.1 line break character
+    ],
+)
 def test_outside_the_subset_is_left_to_pyyaml(text):
     with pytest.raises(blockyaml.Unsupported):
         blockyaml.loads(text)
 
 
-@pytest.mark.parametrize("text", ["- " * 5000 + "x\n", "a:\n" + "".join("  " * i + "- b:\n" for i in range(300)), "a: " + "[" * 5000 + "]" * 5000 + "\n"])
+@pytest.mark.parametrize(
+    "text", ["- " * 5000 + "x\n", "a:\n" + "".join("  " * i + "- b:\n" for i in range(300)), "a: " + "[" * 5000 + "]" * 5000 + "\n"]
+)
 def test_deep_nesting_of_every_kind_is_a_one_line_refusal(text):
     with pytest.raises(blockyaml.Unsupported):
         blockyaml.loads(text)

@@ -13,8 +13,21 @@ GEN = "autobench.examples.routing:generate_cases"
 
 
 def _generate(tmp_path: Path, request: Path, *extra: str, generator: str = GEN):
-    return run_cli("dataset", "generate", generator, "--request", str(request), "--output", "datasets/generated-routing.yaml",
-                   "--id", "generated-routing", "--version", "v1", *extra, cwd=tmp_path)
+    return run_cli(
+        "dataset",
+        "generate",
+        generator,
+        "--request",
+        str(request),
+        "--output",
+        "datasets/generated-routing.yaml",
+        "--id",
+        "generated-routing",
+        "--version",
+        "v1",
+        *extra,
+        cwd=tmp_path,
+    )
 
 
 def test_generate_refuse_force_incomplete_and_failure(tmp_path: Path, request_file: Path) -> None:

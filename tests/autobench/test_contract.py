@@ -105,8 +105,10 @@ def test_rejection_needs_reason_and_reviews_must_match_cases() -> None:
 
 def test_determinism_never_upgraded() -> None:
     for claim in GenerationDeterminism:
+
         def gen(request, claim=claim):
             return GeneratedCaseBatch(cases=(Case(id="a", input=request.seed),), determinism=claim)
+
         result = _gen(gen, CaseGeneratorInput(seed=1))
         assert result.batch.determinism is claim
         assert result.dataset["generation"]["determinism"] == claim.value
@@ -142,12 +144,15 @@ def test_async_generator_and_generate_dataset() -> None:
     sync = _gen(generate_cases)
     via_async = _gen(generate_cases_async)
     assert via_async.dataset == sync.dataset
-    awaited = asyncio.run(generate_dataset(generate_cases, REQ, generator_id="generator:generate_cases", dataset_id="generated-routing", version="v1"))
+    awaited = asyncio.run(
+        generate_dataset(generate_cases, REQ, generator_id="generator:generate_cases", dataset_id="generated-routing", version="v1")
+    )
     assert awaited.dataset_sha256 == sync.dataset_sha256
 
     async def inside():
         with pytest.raises(RuntimeError, match="await generate_dataset"):
             generate_dataset_sync(generate_cases, REQ, generator_id="g", dataset_id="d", version="v")
+
     asyncio.run(inside())
 
 

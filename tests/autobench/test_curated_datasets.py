@@ -78,8 +78,20 @@ def test_unfrozen_generated_and_invalid_refused(tmp_path: Path, request_file: Pa
     else:
         raise AssertionError("an unfrozen dataset loaded")
     # source: generated is not frozen by hand
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", str(request_file),
-                  "--output", "gen.yaml", "--id", "gen", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        str(request_file),
+        "--output",
+        "gen.yaml",
+        "--id",
+        "gen",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
     before = (tmp_path / "gen.yaml").read_bytes()
     refused = run_cli("dataset", "freeze", "gen.yaml", cwd=tmp_path)

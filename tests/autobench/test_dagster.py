@@ -54,8 +54,9 @@ class Env:
         assert observe(source, instance=self.instance, resources=self.resources).success
 
     def materialize(self, selection, partition: str | None = GID, **kwargs):
-        return dg.materialize(self.assets, instance=self.instance, resources=self.resources, selection=selection,
-                              partition_key=partition, **kwargs)
+        return dg.materialize(
+            self.assets, instance=self.instance, resources=self.resources, selection=selection, partition_key=partition, **kwargs
+        )
 
     def generation(self):
         return self.materialize(dg.AssetSelection.assets(self.ab.BATCH_KEY, self.ab.MANIFEST_KEY, self.ab.DATASET_KEY))
@@ -92,7 +93,9 @@ def test_partitions_come_from_the_request_files(env: Env) -> None:
 
     from atlas_assets.core.hashing import sha256_file
 
-    assert extract_data_version_from_entry(record.event_log_entry).value == sha256_file(env.project.parent / "generated-routing.request.yaml")
+    assert extract_data_version_from_entry(record.event_log_entry).value == sha256_file(
+        env.project.parent / "generated-routing.request.yaml"
+    )
 
 
 def test_materialize_generation_then_benchmark_through_the_store(env: Env) -> None:
@@ -180,8 +183,9 @@ def test_failing_review_check_blocks_the_dataset(env: Env, tamper) -> None:
             tamper(case)
     path.write_text(yaml.safe_dump(manifest, sort_keys=False))
 
-    result = env.materialize(dg.AssetSelection.checks_for_assets(ab.MANIFEST_KEY) | dg.AssetSelection.assets(ab.DATASET_KEY),
-                             raise_on_error=False)
+    result = env.materialize(
+        dg.AssetSelection.checks_for_assets(ab.MANIFEST_KEY) | dg.AssetSelection.assets(ab.DATASET_KEY), raise_on_error=False
+    )
     assert not result.success
     [evaluation] = result.get_asset_check_evaluations()
     assert not evaluation.passed and "generated-003" in evaluation.metadata["problems"].value
@@ -195,8 +199,7 @@ def test_incomplete_batch_writes_only_the_sidecar(env: Env) -> None:
     request = env.project.parent / "generated-routing.request.yaml"
     request.write_text(request.read_text().replace("count: 8", "count: 8\n      incomplete_after: 2"))
     env.observe_requests()
-    result = env.materialize(
-        dg.AssetSelection.assets(env.ab.BATCH_KEY, env.ab.MANIFEST_KEY, env.ab.DATASET_KEY), raise_on_error=False)
+    result = env.materialize(dg.AssetSelection.assets(env.ab.BATCH_KEY, env.ab.MANIFEST_KEY, env.ab.DATASET_KEY), raise_on_error=False)
     assert not result.success
     folder = env.stored(f"autobench/generations/{GID}/dataset")
     assert sorted(p.name for p in folder.iterdir()) == ["generated-routing.incomplete.yaml"]

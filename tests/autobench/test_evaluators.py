@@ -80,7 +80,9 @@ def test_bad_entries_are_refused_naming_the_option(entry: Any, says: str) -> Non
 
 
 def test_config_errors_that_need_more_than_the_schema(tmp_path: Path) -> None:
-    with pytest.raises(ev.EvaluatorConfigError, match=r"benchmark\.b\.evaluators\.0\.python\.function: cannot load no_such_mod:f: ModuleNotFoundError"):
+    with pytest.raises(
+        ev.EvaluatorConfigError, match=r"benchmark\.b\.evaluators\.0\.python\.function: cannot load no_such_mod:f: ModuleNotFoundError"
+    ):
         _one({"python": "no_such_mod:f"})
     with pytest.raises(ev.EvaluatorConfigError, match=r"evaluators\.0\.json-schema\.schema: not a valid JSON Schema"):
         _one({"json-schema": {"schema": {"type": 3}}})
@@ -124,7 +126,9 @@ def test_python_evaluator_results_errors_and_garbage(tmp_path: Path) -> None:
         result = _run({"python": f"my_checks_eval:{name}"}, None, base=tmp_path)
         assert result.error and result.score is False and "expected a bool, a number or (score, reason)" in result.reason
     records = asyncio.run(ev.evaluate_all([_one({"python": "my_checks_eval:boom"}, tmp_path)], CASE, None, 0.1, None))
-    assert records == [{"name": "python", "evaluator": "python", "score": False, "reason": "RuntimeError: hostile evaluator", "error": True}]
+    assert records == [
+        {"name": "python", "evaluator": "python", "score": False, "reason": "RuntimeError: hostile evaluator", "error": True}
+    ]
 
 
 def test_pairwise_clear_winner_and_tie() -> None:
@@ -219,8 +223,20 @@ benchmark:
 def test_mixed_evaluators_end_to_end_through_the_cli(tmp_path: Path, sim) -> None:
     (tmp_path / "request.yaml").write_text(REQUEST)
     (tmp_path / "checks_e2e.py").write_text(CHECKS)
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", "request.yaml",
-                  "--output", "datasets/r.yaml", "--id", "r", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        "request.yaml",
+        "--output",
+        "datasets/r.yaml",
+        "--id",
+        "r",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
     bench = tmp_path / "benchmark.yaml"
     bench.write_text(_bench(sim.base_url))
@@ -234,9 +250,17 @@ def test_mixed_evaluators_end_to_end_through_the_cli(tmp_path: Path, sim) -> Non
         assert names == expected + (["billing-route", "garbage"] if row["case_id"] == "generated-000" else [])
         by = {r["name"]: r for r in row["evaluators"]}
         assert all(isinstance(r["reason"], str) and r["reason"] for r in row["evaluators"])
-        assert by["boom"] == {"name": "boom", "evaluator": "python", "score": False, "reason": "RuntimeError: hostile evaluator", "error": True}
+        assert by["boom"] == {
+            "name": "boom",
+            "evaluator": "python",
+            "score": False,
+            "reason": "RuntimeError: hostile evaluator",
+            "error": True,
+        }
         good = row["variant"] == "current"
-        assert by["equals-expected"]["score"] is good and by["llm-judge"]["score"] is good and by["python"]["score"] == (1.0 if good else 0.25)
+        assert (
+            by["equals-expected"]["score"] is good and by["llm-judge"]["score"] is good and by["python"]["score"] == (1.0 if good else 0.25)
+        )
         assert by["llm-judge"]["judge"]["model"] and len(by["llm-judge"]["judge"]["prompt_sha256"]) == 64
         assert row["passed"] is False  # the hostile evaluator fails every cell, the run went on
         assert row["evaluators_sha256"]
@@ -270,17 +294,36 @@ def test_mixed_evaluators_end_to_end_through_the_cli(tmp_path: Path, sim) -> Non
 
 
 def test_bad_evaluators_refuse_the_run_naming_the_field(tmp_path: Path, request_file: Path) -> None:
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", str(request_file),
-                  "--output", "datasets/r.yaml", "--id", "r", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        str(request_file),
+        "--output",
+        "datasets/r.yaml",
+        "--id",
+        "r",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
-    base = "benchmark:\n  routing:\n    dataset: {source: file://datasets/r.yaml, version: v1}\n" \
-           "    run: {python: autobench.examples.benchmark_task:run}\n    variants: {a: {}}\n"
+    base = (
+        "benchmark:\n  routing:\n    dataset: {source: file://datasets/r.yaml, version: v1}\n"
+        "    run: {python: autobench.examples.benchmark_task:run}\n    variants: {a: {}}\n"
+    )
     cases = [
-        ("    evaluators: [{python: missing_module_x:f}]\n", "benchmark.routing.evaluators.0.python.function: cannot load missing_module_x:f"),
+        (
+            "    evaluators: [{python: missing_module_x:f}]\n",
+            "benchmark.routing.evaluators.0.python.function: cannot load missing_module_x:f",
+        ),
         ("    evaluators: [{contains: {}}]\n", "benchmark.routing.evaluators.0: contains.value: required field is missing"),
         ("    case_evaluators: {no-such-case: [equals-expected]}\n", "benchmark.routing.case_evaluators: no case 'no-such-case'"),
-        ("    evaluators: [{llm-judge: {rubric: r, engine: 'http://127.0.0.1:9/v1', timeout_s: 2}}]\n",
-         "benchmark.routing.evaluators.0.llm-judge.engine: cannot reach http://127.0.0.1:9/v1"),
+        (
+            "    evaluators: [{llm-judge: {rubric: r, engine: 'http://127.0.0.1:9/v1', timeout_s: 2}}]\n",
+            "benchmark.routing.evaluators.0.llm-judge.engine: cannot reach http://127.0.0.1:9/v1",
+        ),
     ]
     for extra, says in cases:
         (tmp_path / "b.yaml").write_text(base + extra)
@@ -290,8 +333,20 @@ def test_bad_evaluators_refuse_the_run_naming_the_field(tmp_path: Path, request_
 
 
 def test_without_evaluators_cells_are_as_before(tmp_path: Path, request_file: Path) -> None:
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", str(request_file),
-                  "--output", "datasets/r.yaml", "--id", "r", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        str(request_file),
+        "--output",
+        "datasets/r.yaml",
+        "--id",
+        "r",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
     (tmp_path / "b.yaml").write_text(
         "benchmark:\n  routing:\n    dataset: {source: file://datasets/r.yaml, version: v1}\n"
@@ -300,9 +355,25 @@ def test_without_evaluators_cells_are_as_before(tmp_path: Path, request_file: Pa
     done = run_cli("run", "b.yaml", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (tmp_path / ".autobench/results/routing/results.jsonl").read_text().splitlines()]
-    assert {frozenset(r) for r in rows} == {frozenset({
-        "benchmark", "dataset_id", "dataset_version", "dataset_sha256", "variant", "variant_config_sha256", "case_id",
-        "case_sha256", "output", "passed", "score", "latency_s", "error"})}
+    assert {frozenset(r) for r in rows} == {
+        frozenset(
+            {
+                "benchmark",
+                "dataset_id",
+                "dataset_version",
+                "dataset_sha256",
+                "variant",
+                "variant_config_sha256",
+                "case_id",
+                "case_sha256",
+                "output",
+                "passed",
+                "score",
+                "latency_s",
+                "error",
+            }
+        )
+    }
     summary = json.loads((tmp_path / ".autobench/results/routing/summary.json").read_text())
     assert summary["evaluators"] == {}
     assert [p["measure"] for p in summary["pairwise"]] == ["passed"] and summary["pairwise"][0]["better"] == "a"

@@ -29,10 +29,22 @@ def _request(sim, **llm) -> CaseGeneratorInput:
 
 
 def test_complete_batch_with_provenance_usage_cost(sim) -> None:
-    result = generate_dataset_sync(generate_cases, _request(sim, count=3, max_requests=10, case_schema={
-        "type": "object", "required": ["id", "input", "expected"],
-        "properties": {"input": {"type": "object", "required": ["message"]}},
-    }), generator_id="autobench.llm:generate_cases", dataset_id="llm-routing", version="v1")
+    result = generate_dataset_sync(
+        generate_cases,
+        _request(
+            sim,
+            count=3,
+            max_requests=10,
+            case_schema={
+                "type": "object",
+                "required": ["id", "input", "expected"],
+                "properties": {"input": {"type": "object", "required": ["message"]}},
+            },
+        ),
+        generator_id="autobench.llm:generate_cases",
+        dataset_id="llm-routing",
+        version="v1",
+    )
     batch = result.batch
     assert batch.complete and len(batch.cases) == 3
     assert batch.determinism is GenerationDeterminism.NOT_GUARANTEED
@@ -47,12 +59,34 @@ def test_complete_batch_with_provenance_usage_cost(sim) -> None:
 
 def test_budget_gives_incomplete_batch_via_cli(sim, tmp_path: Path) -> None:
     request = tmp_path / "req.yaml"
-    request.write_text(yaml.safe_dump({"generation": {"request": {
-        "seed": 1, "prompt": {"content": "Generate cases.", "asset_version": "p@v1"},
-        "settings": {"llm": {"engine": sim.base_url, "count": 50, "per_request": 4, "max_requests": 2}},
-    }}}))
-    done = run_cli("dataset", "generate", "autobench.llm:generate_cases", "--request", str(request), "--output", "out/llm.yaml",
-                   "--id", "llm", "--version", "v1", "--force", cwd=tmp_path)
+    request.write_text(
+        yaml.safe_dump(
+            {
+                "generation": {
+                    "request": {
+                        "seed": 1,
+                        "prompt": {"content": "Generate cases.", "asset_version": "p@v1"},
+                        "settings": {"llm": {"engine": sim.base_url, "count": 50, "per_request": 4, "max_requests": 2}},
+                    }
+                }
+            }
+        )
+    )
+    done = run_cli(
+        "dataset",
+        "generate",
+        "autobench.llm:generate_cases",
+        "--request",
+        str(request),
+        "--output",
+        "out/llm.yaml",
+        "--id",
+        "llm",
+        "--version",
+        "v1",
+        "--force",
+        cwd=tmp_path,
+    )
     assert done.returncode == 2, done.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["llm.incomplete.yaml"]
     sidecar = yaml.safe_load((tmp_path / "out" / "llm.incomplete.yaml").read_text())["generation"]
@@ -62,11 +96,32 @@ def test_budget_gives_incomplete_batch_via_cli(sim, tmp_path: Path) -> None:
 
 def test_unreachable_engine_fails_and_writes_nothing(tmp_path: Path) -> None:
     request = tmp_path / "req.yaml"
-    request.write_text(yaml.safe_dump({"generation": {"request": {
-        "prompt": "x", "settings": {"llm": {"engine": "http://127.0.0.1:9/v1", "count": 1, "timeout_s": 2}},
-    }}}))
-    failed = run_cli("dataset", "generate", "autobench.llm:generate_cases", "--request", str(request), "--output", "out/llm.yaml",
-                     "--id", "llm", "--version", "v1", cwd=tmp_path)
+    request.write_text(
+        yaml.safe_dump(
+            {
+                "generation": {
+                    "request": {
+                        "prompt": "x",
+                        "settings": {"llm": {"engine": "http://127.0.0.1:9/v1", "count": 1, "timeout_s": 2}},
+                    }
+                }
+            }
+        )
+    )
+    failed = run_cli(
+        "dataset",
+        "generate",
+        "autobench.llm:generate_cases",
+        "--request",
+        str(request),
+        "--output",
+        "out/llm.yaml",
+        "--id",
+        "llm",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert failed.returncode == 1 and "generation failed" in failed.stderr
     assert not (tmp_path / "out").exists()
 

@@ -51,8 +51,9 @@ def test_generation_lines_count_cases_with_rate_and_eta_then_the_review_states(f
 @pytest.mark.parametrize("generator", [generate_cases, generate_cases_async], ids=["sync", "async"])
 def test_generate_dataset_sync_sends_the_generators_reports_to_the_log(generator):
     lines: list[str] = []
-    result = generate_dataset_sync(generator, REQ, generator_id="routing:gen", dataset_id="r", version="v1",
-                                   progress=ProgressLog(lines.append, every_seconds=0))
+    result = generate_dataset_sync(
+        generator, REQ, generator_id="routing:gen", dataset_id="r", version="v1", progress=ProgressLog(lines.append, every_seconds=0)
+    )
     assert lines[0] == "generating r with routing:gen"
     assert [int(re.match(r"generating r: (\d+) of 6 cases", line)[1]) for line in lines[1:-1]] == [1, 2, 3, 4, 5, 6]
     assert re.fullmatch(r"generated r: 6 cases in \d+ s \(5 candidate, 0 accepted, 1 rejected\) · complete", lines[-1])
@@ -71,8 +72,10 @@ def test_batch_content_digest_leaves_out_timestamps_usage_and_cost():
 
 
 def _benchmark(tmp_path: Path):
-    write_generation_result(generate_dataset_sync(generate_cases, REQ, generator_id="g", dataset_id="generated-routing", version="v1"),
-                            tmp_path / "generated-routing.yaml")
+    write_generation_result(
+        generate_dataset_sync(generate_cases, REQ, generator_id="g", dataset_id="generated-routing", version="v1"),
+        tmp_path / "generated-routing.yaml",
+    )
     (tmp_path / "bench.yaml").write_text(BENCH)
     spec = load_document(tmp_path / "bench.yaml", BenchmarkFile).benchmark["routing"]
     return spec, verified_dataset(spec, tmp_path)
@@ -90,7 +93,9 @@ def test_benchmark_lines_say_cells_failed_pass_rate_and_resume(tmp_path):
     assert lines[0] == f"routing: {cells} cells to run (2 variants x {len(dataset.cases)} cases, concurrency 3)"
     done = [int(re.match(rf"routing: (\d+)/{cells} cells \(\d failed, 0 resumed\) · pass rate so far ", line)[1]) for line in lines[1:-1]]
     assert done == list(range(1, cells + 1))
-    assert re.fullmatch(rf"routing: {cells}/{cells} cells \(1 failed, 0 resumed\) · pass rate [\d.]+% · [\d.]+ cells/s · done in \d+ s", lines[-1])
+    assert re.fullmatch(
+        rf"routing: {cells}/{cells} cells \(1 failed, 0 resumed\) · pass rate [\d.]+% · [\d.]+ cells/s · done in \d+ s", lines[-1]
+    )
 
     lines.clear()
     run_benchmark("routing", spec, tmp_path, tmp_path / "results", progress=ProgressLog(lines.append, every_seconds=0))

@@ -13,8 +13,11 @@ from autobench.project import load_project, load_project_report
 from tests.core.hostile import GOOD_UNICODE, HOSTILE_NAMES
 
 ENTRY = {"generator": "autobench.examples.routing:generate_cases", "request": "r.yaml", "output": "o.yaml", "version": "v1"}
-SPEC = {"dataset": {"source": "file://o.yaml", "version": "v1"}, "run": {"python": "autobench.examples.benchmark_task:run"},
-        "variants": {"current": {}}}
+SPEC = {
+    "dataset": {"source": "file://o.yaml", "version": "v1"},
+    "run": {"python": "autobench.examples.benchmark_task:run"},
+    "variants": {"current": {}},
+}
 
 
 def _project(folder: Path, generations: dict, benchmark_files: dict[str, dict]) -> Path:
@@ -38,13 +41,20 @@ def test_a_generation_id_dagster_cannot_take_is_reported_and_the_rest_loads(tmp_
 
 
 def test_benchmark_names_are_asset_key_parts_and_one_name_is_one_asset(tmp_path):
-    path = _project(tmp_path, {"good": ENTRY}, {  # written with sorted keys: modèle, routing, two words
-        "a.benchmark.yaml": {"routing": SPEC, "two words": SPEC, "modèle": SPEC},
-        "b.benchmark.yaml": {"routing": SPEC, "other": SPEC},
-    })
+    path = _project(
+        tmp_path,
+        {"good": ENTRY},
+        {  # written with sorted keys: modèle, routing, two words
+            "a.benchmark.yaml": {"routing": SPEC, "two words": SPEC, "modèle": SPEC},
+            "b.benchmark.yaml": {"routing": SPEC, "other": SPEC},
+        },
+    )
     report = load_project_report(path)
     assert list(report.project.generations) == ["good"]
-    assert {name: file.name for name, (file, _) in report.benchmarks.items()} == {"routing": "a.benchmark.yaml", "other": "b.benchmark.yaml"}
+    assert {name: file.name for name, (file, _) in report.benchmarks.items()} == {
+        "routing": "a.benchmark.yaml",
+        "other": "b.benchmark.yaml",
+    }
     a, b = tmp_path / "a.benchmark.yaml", tmp_path / "b.benchmark.yaml"
     assert [str(p) for p in report.problems] == [
         f"{a}: benchmark.'modèle': benchmark name: contains 'è': a Dagster asset-key part may hold only ASCII letters, "

@@ -32,8 +32,20 @@ def test_export_round_trip_through_pydantic_evals(tmp_path: Path, suffix: str, r
     curated = tmp_path / "curated.yaml"
     curated.write_text(CURATED)
     assert run_cli("dataset", "freeze", "curated.yaml", cwd=tmp_path).returncode == 0
-    gen = run_cli("dataset", "generate", "autobench.examples.routing:generate_cases", "--request", str(request_file),
-                  "--output", "gen.yaml", "--id", "gen", "--version", "v1", cwd=tmp_path)
+    gen = run_cli(
+        "dataset",
+        "generate",
+        "autobench.examples.routing:generate_cases",
+        "--request",
+        str(request_file),
+        "--output",
+        "gen.yaml",
+        "--id",
+        "gen",
+        "--version",
+        "v1",
+        cwd=tmp_path,
+    )
     assert gen.returncode == 0, gen.stderr
     for source in ("curated.yaml", "gen.yaml"):
         out = tmp_path / (source + ".pe" + suffix)
@@ -53,8 +65,13 @@ def _pe_dataset() -> Dataset:
     return Dataset[object, object, object](
         name="pe-routing",
         cases=[
-            PECase(name="refund", inputs={"message": "Refund a duplicate charge"}, expected_output={"route": "billing"},
-                   metadata={"owner": "evals"}, evaluators=(Contains(value={"route": "billing"}),)),
+            PECase(
+                name="refund",
+                inputs={"message": "Refund a duplicate charge"},
+                expected_output={"route": "billing"},
+                metadata={"owner": "evals"},
+                evaluators=(Contains(value={"route": "billing"}),),
+            ),
             PECase(name="login", inputs={"message": "I cannot log in"}, expected_output={"route": "support"}),
         ],
         evaluators=[EqualsExpected(), IsInstance(type_name="dict"), MaxDuration(seconds=5)],
@@ -73,8 +90,10 @@ def test_run_consumes_a_file_pydantic_evals_wrote(tmp_path: Path, suffix: str) -
     rows = [json.loads(line) for line in (tmp_path / ".autobench/results/routing/results.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and all(r["passed"] for r in rows)
     names = {r["case_id"]: sorted(e["name"] for e in r["evaluators"]) for r in rows}
-    assert names == {"refund": ["contains", "equals-expected", "is-instance", "max-duration"],
-                     "login": ["equals-expected", "is-instance", "max-duration"]}
+    assert names == {
+        "refund": ["contains", "equals-expected", "is-instance", "max-duration"],
+        "login": ["equals-expected", "is-instance", "max-duration"],
+    }
     imported = evals_format.read(path, version="v1")
     assert imported.dataset.source == "imported" and imported.dataset.imported_from.format == "pydantic-evals"
     assert imported.dataset.cases[0].metadata == {"owner": "evals"}
@@ -110,17 +129,31 @@ def test_unmappable_evaluators_are_clear_errors(tmp_path: Path) -> None:
         with pytest.raises(evals_format.FormatError) as info:
             evals_format.read(path, version="v1", raw=raw)
         assert message in str(info.value) and str(path) in str(info.value)
-    mapped = evals_format.read(path, version="v1", judge_engine="sim", raw={"cases": [{"name": "a", "inputs": 1}], "evaluators": ["LLMJudge" and {"LLMJudge": "polite"}]})
+    mapped = evals_format.read(
+        path,
+        version="v1",
+        judge_engine="sim",
+        raw={"cases": [{"name": "a", "inputs": 1}], "evaluators": ["LLMJudge" and {"LLMJudge": "polite"}]},
+    )
     assert mapped.evaluators == [{"llm-judge": {"rubric": "polite", "engine": "sim", "include_input": False, "include_expected": False}}]
     with pytest.raises(evals_format.FormatError, match="cases.0.name"):
         evals_format.read(path, version="v1", raw={"cases": [{"inputs": 1}]})
 
 
 def test_evaluators_export_loads_in_pydantic_evals(tmp_path: Path) -> None:
-    bench = files.BenchmarkSpec.model_validate({
-        "dataset": {"source": "file://d.yaml", "version": "v1"}, "run": {"python": "m:f"}, "variants": {"a": {}},
-        "evaluators": ["equals-expected", {"contains": {"value": "x", "case_sensitive": False}}, {"is-instance": "null"}, {"max-duration": 2}],
-    })
+    bench = files.BenchmarkSpec.model_validate(
+        {
+            "dataset": {"source": "file://d.yaml", "version": "v1"},
+            "run": {"python": "m:f"},
+            "variants": {"a": {}},
+            "evaluators": [
+                "equals-expected",
+                {"contains": {"value": "x", "case_sensitive": False}},
+                {"is-instance": "null"},
+                {"max-duration": 2},
+            ],
+        }
+    )
     curated = tmp_path / "c.yaml"
     curated.write_text(CURATED)
     files.freeze_dataset(curated)
@@ -132,8 +165,14 @@ def test_evaluators_export_loads_in_pydantic_evals(tmp_path: Path) -> None:
     assert theirs.evaluators[1].case_sensitive is False and theirs.evaluators[2].type_name == "NoneType"
     back = evals_format.read(out, version="v1")
     assert back.evaluators == [
-        "equals-expected", {"contains": {"value": "x", "case_sensitive": False}}, {"is-instance": {"type": "null"}}, {"max-duration": {"seconds": 2}}]
-    python = files.BenchmarkSpec.model_validate({**bench.model_dump(by_alias=True, exclude={"evaluators"}), "evaluators": [{"python": "m:f"}]})
+        "equals-expected",
+        {"contains": {"value": "x", "case_sensitive": False}},
+        {"is-instance": {"type": "null"}},
+        {"max-duration": {"seconds": 2}},
+    ]
+    python = files.BenchmarkSpec.model_validate(
+        {**bench.model_dump(by_alias=True, exclude={"evaluators"}), "evaluators": [{"python": "m:f"}]}
+    )
     with pytest.raises(evals_format.FormatError, match="benchmark.evaluators.0: evaluator 'python' has no Pydantic Evals equivalent"):
         evals_format.export(dataset, python.evaluators)
 
@@ -149,7 +188,9 @@ generation:
 """)
     loaded = files.load_request(request)
     assert [(c.id, c.input, c.expected, c.metadata) for c in loaded.seed_cases] == [
-        ("ours", {"message": "a"}, {"route": "billing"}, {}), ("theirs", {"message": "b"}, {"route": "support"}, {"k": 1})]
+        ("ours", {"message": "a"}, {"route": "billing"}, {}),
+        ("theirs", {"message": "b"}, {"route": "support"}, {"k": 1}),
+    ]
     request.write_text("generation:\n  request:\n    seed_cases:\n      - {name: x, inputs: 1, evaluators: [EqualsExpected]}\n")
     with pytest.raises(files.DocumentError, match=r"seed_cases\.0.*evaluators cannot be mapped"):
         files.load_request(request)

@@ -113,8 +113,9 @@ def test_cli_refusals_exit_1_with_one_line(tmp_path: Path) -> None:
     for name, data in hostile.items():
         (tmp_path / name).write_bytes(data)
     for request in [*hostile, str(tmp_path), "/dev/zero", str(fifo)]:
-        done = run_cli("dataset", "generate", GEN, "--request", request, "--output", "out.yaml", "--id", "d", "--version", "v1",
-                       cwd=tmp_path)
+        done = run_cli(
+            "dataset", "generate", GEN, "--request", request, "--output", "out.yaml", "--id", "d", "--version", "v1", cwd=tmp_path
+        )
         assert done.returncode == 1, (request, done.stderr)
         assert "Traceback" not in done.stderr and done.stderr.startswith("autobench: error: "), done.stderr
         assert request in done.stderr.splitlines()[0]
@@ -128,7 +129,9 @@ def test_every_yaml_reader_uses_the_safe_loader(tmp_path: Path) -> None:
     project = tmp_path / "autobench.yaml"
     project.write_text("generations: {}\nbenchmarks: [dup.yaml]\nbenchmarks: []\n")
     report = load_project_report(project)
-    assert [p.message for p in report.problems] == ["not valid YAML: duplicate key 'benchmarks' (keys of a mapping must be unique) (line 3)"]
+    assert [p.message for p in report.problems] == [
+        "not valid YAML: duplicate key 'benchmarks' (keys of a mapping must be unique) (line 3)"
+    ]
     project.write_text("generations: {}\nbenchmarks: [dup.yaml]\n")
     assert "duplicate key" in str(load_project_report(project).problems[0])
     import autobench.llm as llm

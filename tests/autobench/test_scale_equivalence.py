@@ -28,11 +28,20 @@ from autobench.models import Case, CaseGeneratorInput, GeneratedCaseBatch, Gener
 GEN = "autobench.examples.routing:generate_cases"
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)), max_leaves=12)
-cases = st.lists(st.builds(Case, id=st.text(st.characters(codec="ascii", categories=("L", "N")), min_size=1, max_size=6),
-                           input=json_values, expected=json_values,
-                           metadata=st.dictionaries(st.text(max_size=6).filter(lambda k: k != "generation"), json_values, max_size=3)),
-                 max_size=5, unique_by=lambda c: c.id)
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=12,
+)
+cases = st.lists(
+    st.builds(
+        Case,
+        id=st.text(st.characters(codec="ascii", categories=("L", "N")), min_size=1, max_size=6),
+        input=json_values,
+        expected=json_values,
+        metadata=st.dictionaries(st.text(max_size=6).filter(lambda k: k != "generation"), json_values, max_size=3),
+    ),
+    max_size=5,
+    unique_by=lambda c: c.id,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -55,8 +64,10 @@ def test_hashes_from_known_pieces_equal_the_plain_formulas(seed_cases, settings_
     request = CaseGeneratorInput(seed=1, prompt=prompt, settings=settings_, metadata={"seed_cases": []}, seed_cases=tuple(seed_cases))
     plain = sha256_json(request.model_dump(mode="json"))
     assert request_sha256(request) == plain == request_sha256(request, _canonical_cases(request.seed_cases))
-    batch = GeneratedCaseBatch(cases=tuple(seed_cases), reviews=tuple(
-        GeneratedCaseReview(case_id=c.id, status=ReviewStatus.REJECTED, reason="no") for c in seed_cases[:1]))
+    batch = GeneratedCaseBatch(
+        cases=tuple(seed_cases),
+        reviews=tuple(GeneratedCaseReview(case_id=c.id, status=ReviewStatus.REJECTED, reason="no") for c in seed_cases[:1]),
+    )
     result = generate_dataset_sync(lambda _: batch, request, generator_id="g", dataset_id="d", version="v1")
     assert result.dataset_sha256 == files.dataset_sha256(result.dataset)  # the plain formula over the published mapping
     assert all(r.sha256 == sha256_json(r.case.model_dump(mode="json")) for r in result.records)

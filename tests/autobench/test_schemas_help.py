@@ -75,8 +75,9 @@ def test_non_editable_install_checks_schemas_and_writes_resolvable_schema_lines(
     """Build the wheel, install it (no deps) into a fresh venv that borrows the project's
     dependencies, and use it from a folder outside the repo."""
     wheels = tmp_path / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)],
-                           capture_output=True, text=True, timeout=600)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)], capture_output=True, text=True, timeout=600
+    )
     if build.returncode:
         pytest.skip(f"cannot build the wheel here (needs setuptools>=77 for the build): {build.stderr[-300:]}")
     wheel = next(wheels.glob("inference_atlas-*.whl"))
@@ -85,10 +86,17 @@ def test_non_editable_install_checks_schemas_and_writes_resolvable_schema_lines(
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "-q", "--target", str(site), str(wheel)],
-                   check=True, timeout=300, capture_output=True)
+    site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "-q", "--target", str(site), str(wheel)],
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
     (site / "project-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # a plain path: its .pth files stay unread
     work = tmp_path / "elsewhere"
     work.mkdir()
@@ -97,8 +105,9 @@ def test_non_editable_install_checks_schemas_and_writes_resolvable_schema_lines(
     def autobench(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(python), "-m", "autobench.cli", *args], cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
-    where = subprocess.run([str(python), "-c", "import autobench; print(autobench.__file__)"], cwd=work, env=env,
-                           capture_output=True, text=True, check=True).stdout.strip()
+    where = subprocess.run(
+        [str(python), "-c", "import autobench; print(autobench.__file__)"], cwd=work, env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert where.startswith(str(site)), where  # the installed copy, not the repo
     check = autobench("schemas", "--check")
     assert check.returncode == 0 and str(site) in check.stdout, check.stderr

@@ -34,7 +34,10 @@ def test_every_user_error_is_an_atlas_error_and_still_a_value_error(module, name
 
 
 def test_located_names_option_file_line_and_field_in_one_order():
-    assert located("must be > 0", option="--votes", path="v.jsonl", line=12, field="weight") == "--votes: v.jsonl:12: field 'weight': must be > 0"
+    assert (
+        located("must be > 0", option="--votes", path="v.jsonl", line=12, field="weight")
+        == "--votes: v.jsonl:12: field 'weight': must be > 0"
+    )
     assert located("no such file", option="--dataset", path="x.json") == "--dataset: x.json: no such file"
     assert located("bad", path="x.json", field="id") == "x.json: field 'id': bad"
     assert located("plain") == "plain"

@@ -19,9 +19,45 @@ from atlas_assets.core.names import (
 )
 
 HOSTILE = [
-    "a|b", "x...y", "...", "a..b", "..", ".", "", " ", "   ", "a\nb", "ab\n", "a\rb", "a\tb", "a\0b", "a\ab", "a\bb",
-    "a\fb", "a\vb", "a\x1bb", "a\x7fb", "a\u2028b", "a\u200bb", "a,b", "a[b", "a]b", "[a]", " lead", "trail ", "a b",
-    "a/b", "a\\b", "a:b", "modèle-ü", "模型", "😀", "x" * 5000, "é" * 101, "sim-strong", "eval.v1_x",
+    "a|b",
+    "x...y",
+    "...",
+    "a..b",
+    "..",
+    ".",
+    "",
+    " ",
+    "   ",
+    "a\nb",
+    "ab\n",
+    "a\rb",
+    "a\tb",
+    "a\0b",
+    "a\ab",
+    "a\bb",
+    "a\fb",
+    "a\vb",
+    "a\x1bb",
+    "a\x7fb",
+    "a\u2028b",
+    "a\u200bb",
+    "a,b",
+    "a[b",
+    "a]b",
+    "[a]",
+    " lead",
+    "trail ",
+    "a b",
+    "a/b",
+    "a\\b",
+    "a:b",
+    "modèle-ü",
+    "模型",
+    "😀",
+    "x" * 5000,
+    "é" * 101,
+    "sim-strong",
+    "eval.v1_x",
 ]
 # every character once inside a name (Dagster's lists are short: any it adds shows up here)
 PROBES = [f"a{chr(cp)}b" for cp in [*range(0x3000), 0xFEFF, 0xFFFD, 0x1F600, 0xE0001, 0x10FFFD]]
@@ -162,8 +198,9 @@ def test_what_the_load_reports_keep_builds_the_partitions_and_keys_the_shell_bui
     spec = {"dataset": {"source": "file://o.yaml", "version": "v1"}, "run": {"python": "m:f"}, "variants": {"current": {}}}
     (tmp_path / "b.benchmark.yaml").write_text(yaml.safe_dump({"benchmark": {"routing": spec, "a b": spec, "a|b": spec}}))
     entry = {"generator": "m:f", "request": "r.yaml", "output": "o.yaml", "version": "v1"}
-    (tmp_path / "autobench.yaml").write_text(yaml.safe_dump({"generations": {n: entry for n in ["good", *hostile]},
-                                                             "benchmarks": ["b.benchmark.yaml"]}))
+    (tmp_path / "autobench.yaml").write_text(
+        yaml.safe_dump({"generations": {n: entry for n in ["good", *hostile]}, "benchmarks": ["b.benchmark.yaml"]})
+    )
 
     engines, workload_report = load_engines_report(tmp_path / "engines.yaml"), load_workloads_report(workloads)
     corpus_report, project = load_corpora_report(corpora), load_project_report(tmp_path / "autobench.yaml")
@@ -171,8 +208,9 @@ def test_what_the_load_reports_keep_builds_the_partitions_and_keys_the_shell_bui
     assert list(project.project.generations) == ["good"] and list(project.benchmarks) == ["routing"]
     assert len(engines.problems) == len(hostile) == len(project.problems) - 2
     for dimension in (workload_report.names, corpus_report.names):
-        dg.MultiPartitionsDefinition({"engine": dg.StaticPartitionsDefinition(engines.names),
-                                      "other": dg.StaticPartitionsDefinition(dimension)})
+        dg.MultiPartitionsDefinition(
+            {"engine": dg.StaticPartitionsDefinition(engines.names), "other": dg.StaticPartitionsDefinition(dimension)}
+        )
     for corpus_id in corpus_report.names:
         assert not _dagster_asset_refuses(corpus_id)
     for name in project.benchmarks:

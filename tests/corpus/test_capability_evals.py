@@ -75,7 +75,11 @@ def assert_value(row: dict, value: Fraction | int | str) -> None:
         v = F(value)
         assert judged(row, f"{v.numerator}/{v.denominator}" if v.denominator != 1 else str(v.numerator)), (row["id"], value, row["answer"])
     else:
-        text = value if isinstance(value, str) else (f"{F(value).numerator}/{F(value).denominator}" if F(value).denominator != 1 else str(F(value).numerator))
+        text = (
+            value
+            if isinstance(value, str)
+            else (f"{F(value).numerator}/{F(value).denominator}" if F(value).denominator != 1 else str(F(value).numerator))
+        )
         assert judged(row, text), (row["id"], value, row["answer"])
 
 
@@ -133,7 +137,7 @@ def test_tolerances_accept_exact_forms_and_reject_near_misses():
             assert judged(r, f"{exact.numerator}/{exact.denominator}"), r["id"]
             if "tolerance" in meta:
                 assert judged(r, f"{float(exact):.6f}"), r["id"]  # six decimal places suffice, as the prompt says
-                assert not judged(r, f"{float(exact):.2f}") or abs(F(f'{float(exact):.2f}') - exact) <= F(1, 10**6), r["id"]
+                assert not judged(r, f"{float(exact):.2f}") or abs(F(f"{float(exact):.2f}") - exact) <= F(1, 10**6), r["id"]
     for r in ROWS["eval-science-v2"]:
         if r["scorer"] == "numeric":
             v = float(r["answer"])
@@ -158,20 +162,22 @@ def knight_claim(text: str, speaker: int, names: list[str]):
     idx = {n: i for i, n in enumerate(names)}
     n = len(names)
     pats = [
-        (rf"^({NAME}) is a (knight|knave)\.$", lambda m: (lambda w: w[idx[m[1]]] == (m[2] == "knight"))),
-        (rf"^({NAME}) and ({NAME}) are both knights\.$", lambda m: (lambda w: w[idx[m[1]]] and w[idx[m[2]]])),
-        (rf"^At least one of ({NAME}) and ({NAME}) is a knave\.$", lambda m: (lambda w: not (w[idx[m[1]]] and w[idx[m[2]]]))),
-        (rf"^({NAME}) and ({NAME}) are the same kind\.$", lambda m: (lambda w: w[idx[m[1]]] == w[idx[m[2]]])),
-        (rf"^({NAME}) and ({NAME}) are different kinds\.$", lambda m: (lambda w: w[idx[m[1]]] != w[idx[m[2]]])),
-        (rf"^({NAME}) and I are the same kind\.$", lambda m: (lambda w: w[idx[m[1]]] == w[speaker])),
-        (rf"^I am a knave or ({NAME}) is a knight\.$", lambda m: (lambda w: (not w[speaker]) or w[idx[m[1]]])),
-        (r"^Exactly (\d+) of us (?:is a knight|are knights)\.$", lambda m: (lambda w: sum(w) == int(m[1]))),
-        (r"^At least (\d+) of us (?:is a knave|are knaves)\.$", lambda m: (lambda w: n - sum(w) >= int(m[1]))),
-        (rf"^If ({NAME}) is a knight, then ({NAME}) is a knave\.$", lambda m: (lambda w: not w[idx[m[1]]] or not w[idx[m[2]]])),
-        (r"^The number of knights among us is odd\.$", lambda m: (lambda w: sum(w) % 2 == 1)),
-        (r"^The number of knaves among us is even\.$", lambda m: (lambda w: (n - sum(w)) % 2 == 0)),
-        (rf"^If you asked ({NAME}) whether ({NAME}) is a knight, ({NAME}) would say yes\.$",
-         lambda m: (lambda w: (w[idx[m[2]]] if w[idx[m[1]]] else not w[idx[m[2]]]))),
+        (rf"^({NAME}) is a (knight|knave)\.$", lambda m: lambda w: w[idx[m[1]]] == (m[2] == "knight")),
+        (rf"^({NAME}) and ({NAME}) are both knights\.$", lambda m: lambda w: w[idx[m[1]]] and w[idx[m[2]]]),
+        (rf"^At least one of ({NAME}) and ({NAME}) is a knave\.$", lambda m: lambda w: not (w[idx[m[1]]] and w[idx[m[2]]])),
+        (rf"^({NAME}) and ({NAME}) are the same kind\.$", lambda m: lambda w: w[idx[m[1]]] == w[idx[m[2]]]),
+        (rf"^({NAME}) and ({NAME}) are different kinds\.$", lambda m: lambda w: w[idx[m[1]]] != w[idx[m[2]]]),
+        (rf"^({NAME}) and I are the same kind\.$", lambda m: lambda w: w[idx[m[1]]] == w[speaker]),
+        (rf"^I am a knave or ({NAME}) is a knight\.$", lambda m: lambda w: (not w[speaker]) or w[idx[m[1]]]),
+        (r"^Exactly (\d+) of us (?:is a knight|are knights)\.$", lambda m: lambda w: sum(w) == int(m[1])),
+        (r"^At least (\d+) of us (?:is a knave|are knaves)\.$", lambda m: lambda w: n - sum(w) >= int(m[1])),
+        (rf"^If ({NAME}) is a knight, then ({NAME}) is a knave\.$", lambda m: lambda w: not w[idx[m[1]]] or not w[idx[m[2]]]),
+        (r"^The number of knights among us is odd\.$", lambda m: lambda w: sum(w) % 2 == 1),
+        (r"^The number of knaves among us is even\.$", lambda m: lambda w: (n - sum(w)) % 2 == 0),
+        (
+            rf"^If you asked ({NAME}) whether ({NAME}) is a knight, ({NAME}) would say yes\.$",
+            lambda m: lambda w: w[idx[m[2]]] if w[idx[m[1]]] else not w[idx[m[2]]],
+        ),
     ]
     for pat, make in pats:
         m = re.match(pat, text)
@@ -203,23 +209,37 @@ def test_knights_and_knaves_are_unique_by_independent_brute_force(dataset):
                 assert_value(r, text)
             else:
                 want = ", ".join(f"{nm} is {'a knight' if sol[nm] == 'knight' else 'a knave'}" for nm in names[:-1])
-                want = (want + " and " if len(names) > 1 else "") + f"{names[-1]} is {'a knight' if sol[names[-1]] == 'knight' else 'a knave'}"
+                want = (
+                    want + " and " if len(names) > 1 else ""
+                ) + f"{names[-1]} is {'a knight' if sol[names[-1]] == 'knight' else 'a knave'}"
                 assert_value(r, want)
 
 
 ORDER_RULES = [  # (regex, kind) -- a, b are names; num/ord a position; m a gap
-    (rf"^({NAME}) finished ahead of ({NAME})$", "before"), (rf"^({NAME}) finished directly ahead of ({NAME})$", "imm"),
-    (rf"^({NAME}) finished (first|second|third|fourth|fifth|sixth|seventh)$", "pos"), (rf"^({NAME}) did not finish (first|second|third|fourth|fifth|sixth|seventh)$", "notpos"),
-    (rf"^Exactly (\d+) runners? finished between ({NAME}) and ({NAME})$", "gap"), (rf"^({NAME}) and ({NAME}) did not finish next to each other$", "apart"),
-    (rf"^({NAME}) is somewhere in front of ({NAME})$", "before"), (rf"^({NAME}) is directly in front of ({NAME})$", "imm"),
-    (rf"^({NAME}) is in position (\d+)$", "pos"), (rf"^({NAME}) is not in position (\d+)$", "notpos"),
-    (rf"^Exactly (\d+) (?:person stands|people stand) between ({NAME}) and ({NAME})$", "gap"), (rf"^({NAME}) and ({NAME}) are not next to each other$", "apart"),
-    (rf"^({NAME}) sits somewhere to the left of ({NAME})$", "before"), (rf"^({NAME}) sits immediately to the left of ({NAME})$", "imm"),
-    (rf"^({NAME}) sits in seat (\d+)$", "pos"), (rf"^({NAME}) is not in seat (\d+)$", "notpos"),
-    (rf"^Exactly (\d+) (?:person sits|people sit) between ({NAME}) and ({NAME})$", "gap"), (rf"^({NAME}) and ({NAME}) do not sit next to each other$", "apart"),
-    (rf"^({NAME})'s car is in a lower-numbered bay than ({NAME})'s$", "before"), (rf"^({NAME})'s car is in the bay numbered one higher than ({NAME})'s$", "imm_rev"),
-    (rf"^({NAME})'s car is in bay (\d+)$", "pos"), (rf"^({NAME})'s car is not in bay (\d+)$", "notpos"),
-    (rf"^Exactly (\d+) cars? (?:is|are) parked between ({NAME})'s and ({NAME})'s$", "gap"), (rf"^({NAME})'s and ({NAME})'s cars are not in neighbouring bays$", "apart"),
+    (rf"^({NAME}) finished ahead of ({NAME})$", "before"),
+    (rf"^({NAME}) finished directly ahead of ({NAME})$", "imm"),
+    (rf"^({NAME}) finished (first|second|third|fourth|fifth|sixth|seventh)$", "pos"),
+    (rf"^({NAME}) did not finish (first|second|third|fourth|fifth|sixth|seventh)$", "notpos"),
+    (rf"^Exactly (\d+) runners? finished between ({NAME}) and ({NAME})$", "gap"),
+    (rf"^({NAME}) and ({NAME}) did not finish next to each other$", "apart"),
+    (rf"^({NAME}) is somewhere in front of ({NAME})$", "before"),
+    (rf"^({NAME}) is directly in front of ({NAME})$", "imm"),
+    (rf"^({NAME}) is in position (\d+)$", "pos"),
+    (rf"^({NAME}) is not in position (\d+)$", "notpos"),
+    (rf"^Exactly (\d+) (?:person stands|people stand) between ({NAME}) and ({NAME})$", "gap"),
+    (rf"^({NAME}) and ({NAME}) are not next to each other$", "apart"),
+    (rf"^({NAME}) sits somewhere to the left of ({NAME})$", "before"),
+    (rf"^({NAME}) sits immediately to the left of ({NAME})$", "imm"),
+    (rf"^({NAME}) sits in seat (\d+)$", "pos"),
+    (rf"^({NAME}) is not in seat (\d+)$", "notpos"),
+    (rf"^Exactly (\d+) (?:person sits|people sit) between ({NAME}) and ({NAME})$", "gap"),
+    (rf"^({NAME}) and ({NAME}) do not sit next to each other$", "apart"),
+    (rf"^({NAME})'s car is in a lower-numbered bay than ({NAME})'s$", "before"),
+    (rf"^({NAME})'s car is in the bay numbered one higher than ({NAME})'s$", "imm_rev"),
+    (rf"^({NAME})'s car is in bay (\d+)$", "pos"),
+    (rf"^({NAME})'s car is not in bay (\d+)$", "notpos"),
+    (rf"^Exactly (\d+) cars? (?:is|are) parked between ({NAME})'s and ({NAME})'s$", "gap"),
+    (rf"^({NAME})'s and ({NAME})'s cars are not in neighbouring bays$", "apart"),
 ]
 ORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"]
 
@@ -296,7 +316,10 @@ def test_week_schedules_are_unique_by_independent_brute_force(dataset):
             elif m := re.match(rf"^The ({ev}) and the ({ev}) are (\d+) days apart\.$", s):
                 tests.append(lambda w, a=m[1], b=m[2], g=int(m[3]): abs(w[a] - w[b]) == g)
             else:
-                assert "Monday to Friday" in s or s.endswith("?") or s.startswith(("Reply", "A) ", "B) ", "C) ", "D) ", "E) ")), (r["id"], s)
+                assert "Monday to Friday" in s or s.endswith("?") or s.startswith(("Reply", "A) ", "B) ", "C) ", "D) ", "E) ")), (
+                    r["id"],
+                    s,
+                )
         sols = [dict(zip(events, p)) for p in itertools.permutations(range(5), len(events)) if all(t(dict(zip(events, p))) for t in tests)]
         assert len(sols) == 1, (r["id"], len(sols))
         sol = {e: WEEKDAYS[d] for e, d in sols[0].items()}
@@ -378,10 +401,12 @@ def test_logic_grids_are_unique_by_independent_brute_force(dataset):
                 continue
             if m := re.fullmatch(rf"({NAME}) lives next door to (.+)", s):
                 A, B = who_ref(m[1]), who_ref(m[2])
-                tests.append(lambda w, A=A, B=B: abs(int(w[keys.index("house")][person(w, A)]) - int(w[keys.index("house")][person(w, B)])) == 1)
+                tests.append(
+                    lambda w, A=A, B=B: abs(int(w[keys.index("house")][person(w, A)]) - int(w[keys.index("house")][person(w, B)])) == 1
+                )
                 continue
             for split in re.finditer(r" (?=(?:owns|does|drinks|wears|plays|grows|lives) )", s):
-                subj, rest = s[: split.start()], s[split.end():]
+                subj, rest = s[: split.start()], s[split.end() :]
                 try:
                     ref = who_ref(subj if subj in names else subj[0].lower() + subj[1:])
                 except AssertionError:
@@ -417,7 +442,13 @@ def test_critical_paths_and_worker_simulations():
         if "enough workers" not in r["prompt"]:
             continue
         dur = {t: int(h) for t, h in re.findall(r"Task (\w) takes (\d+) hours?", r["prompt"])}
-        pre = {t: re.findall(r"\b([A-G])\b", deps) if deps else [] for t, deps in re.findall(r"Task (\w) takes \d+ hours? and (?:can start only after ([A-G, and]+?) (?:is|are) finished|has no prerequisites)", r["prompt"])}
+        pre = {
+            t: re.findall(r"\b([A-G])\b", deps) if deps else []
+            for t, deps in re.findall(
+                r"Task (\w) takes \d+ hours? and (?:can start only after ([A-G, and]+?) (?:is|are) finished|has no prerequisites)",
+                r["prompt"],
+            )
+        }
         assert set(pre) == set(dur), r["id"]
         finish = {}
         for _ in range(len(dur)):  # relax until stable (independent of topological order)
@@ -428,7 +459,10 @@ def test_critical_paths_and_worker_simulations():
         if "Rule:" not in r["prompt"]:
             continue
         dur = {t: int(h) for t, h in re.findall(r"\b([A-G]) takes (\d+) h", r["prompt"])}
-        pre = {t: re.findall(r"\b([A-G])\b", deps or "") for t, deps in re.findall(r"\b([A-G]) takes \d+ h(?: after ([A-G, and]+?) (?:is|are) done)?\.", r["prompt"])}
+        pre = {
+            t: re.findall(r"\b([A-G])\b", deps or "")
+            for t, deps in re.findall(r"\b([A-G]) takes \d+ h(?: after ([A-G, and]+?) (?:is|are) done)?\.", r["prompt"])
+        }
         assert set(pre) == set(dur), r["id"]
         workers = int(re.search(r"Rule: (\d+) workers", r["prompt"])[1])
         # a third implementation: discrete-event with a priority queue of finish times
@@ -484,26 +518,39 @@ def math_value(row: dict) -> Fraction | None:
         return F(z)
     if conds := re.findall(r"leaves remainder (\d+) when divided by (\d+)", p):
         return F(next(x for x in itertools.count(1) if all(x % int(mod) == int(rem) for rem, mod in conds)))
-    if m := re.search(r"(Two|Three) fair six-sided dice are rolled\. What is the probability that the sum is (exactly|at least|at most) (\d+)\?", p):
+    if m := re.search(
+        r"(Two|Three) fair six-sided dice are rolled\. What is the probability that the sum is (exactly|at least|at most) (\d+)\?", p
+    ):
         k, kind, s = {"Two": 2, "Three": 3}[m[1]], m[2], int(m[3])
         outs = list(itertools.product(range(1, 7), repeat=k))
         test = {"exactly": lambda x: x == s, "at least": lambda x: x >= s, "at most": lambda x: x <= s}[kind]
         return F(sum(1 for o in outs if test(sum(o))), len(outs))
-    if m := re.search(r"A fair coin is tossed (\d+) times\. What is the probability of getting (exactly|at least|at most) (\d+) heads\?", p):
+    if m := re.search(
+        r"A fair coin is tossed (\d+) times\. What is the probability of getting (exactly|at least|at most) (\d+) heads\?", p
+    ):
         n, kind, k = int(m[1]), m[2], int(m[3])
         test = {"exactly": lambda x: x == k, "at least": lambda x: x >= k, "at most": lambda x: x <= k}[kind]
         return F(sum(1 for s in itertools.product((0, 1), repeat=n) if test(sum(s))), 2**n)
-    if m := re.search(r"integer coordinates lie on the segment from \((-?\d+), (-?\d+)\) to \((-?\d+), (-?\d+)\), (endpoints included|not counting the two endpoints)", p):
+    if m := re.search(
+        r"integer coordinates lie on the segment from \((-?\d+), (-?\d+)\) to \((-?\d+), (-?\d+)\), (endpoints included|not counting the two endpoints)",
+        p,
+    ):
         x1, y1, x2, y2 = map(int, m.groups()[:4])
-        pts = [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)
-               if (x - x1) * (y2 - y1) == (y - y1) * (x2 - x1)]
+        pts = [
+            (x, y)
+            for x in range(min(x1, x2), max(x1, x2) + 1)
+            for y in range(min(y1, y2), max(y1, y2) + 1)
+            if (x - x1) * (y2 - y1) == (y - y1) * (x2 - x1)
+        ]
         return F(len(pts) - (2 if m[5].startswith("not") else 0))
     if m := re.search(r"strictly inside the (?:triangle|convex quadrilateral|convex pentagon) with vertices (.+?)\?", p):
         pts = [tuple(map(int, t)) for t in re.findall(r"\((-?\d+), (-?\d+)\)", m[1])]
         k = len(pts)
 
         def inside(x, y):  # strictly inside a convex polygon: same strict side of every edge
-            signs = [(pts[(i + 1) % k][0] - pts[i][0]) * (y - pts[i][1]) - (pts[(i + 1) % k][1] - pts[i][1]) * (x - pts[i][0]) for i in range(k)]
+            signs = [
+                (pts[(i + 1) % k][0] - pts[i][0]) * (y - pts[i][1]) - (pts[(i + 1) % k][1] - pts[i][1]) * (x - pts[i][0]) for i in range(k)
+            ]
             return all(s > 0 for s in signs) or all(s < 0 for s in signs)
 
         xs, ys = [q[0] for q in pts], [q[1] for q in pts]
@@ -512,12 +559,23 @@ def math_value(row: dict) -> Fraction | None:
         eqs = [e.split(" = ") for e in re.split(r"; | and ", m[1])]
         coefs = [(parse_linear(lhs), int(rhs.replace("−", "-"))) for lhs, rhs in eqs]
         vars_ = sorted({v for c, _ in coefs for v in c if v})
-        sols = [dict(zip(vars_, vals)) for vals in itertools.product(range(-12, 13), repeat=len(vars_))
-                if all(sum(c.get(v, 0) * val for v, val in zip(vars_, vals)) == rhs for c, rhs in coefs)]
+        sols = [
+            dict(zip(vars_, vals))
+            for vals in itertools.product(range(-12, 13), repeat=len(vars_))
+            if all(sum(c.get(v, 0) * val for v, val in zip(vars_, vals)) == rhs for c, rhs in coefs)
+        ]
         assert len(sols) == 1, row["id"]
         s = sols[0]
-        return F({"x + y + z": lambda: s["x"] + s["y"] + s["z"], "x − 2y + 3z": lambda: s["x"] - 2 * s["y"] + 3 * s["z"],
-                  "x·y·z (the product)": lambda: s["x"] * s["y"] * s["z"], "x + y": lambda: s["x"] + s["y"], "x": lambda: s["x"], "y": lambda: s["y"]}[m[2]]())
+        return F(
+            {
+                "x + y + z": lambda: s["x"] + s["y"] + s["z"],
+                "x − 2y + 3z": lambda: s["x"] - 2 * s["y"] + 3 * s["z"],
+                "x·y·z (the product)": lambda: s["x"] * s["y"] * s["z"],
+                "x + y": lambda: s["x"] + s["y"],
+                "x": lambda: s["x"],
+                "y": lambda: s["y"],
+            }[m[2]]()
+        )
     if m := re.search(r"What is the (greatest common divisor|least common multiple) of ([\d, and]+)\?", p):
         nums = [int(x) for x in re.findall(r"\d+", m[2])]
         if m[1].startswith("greatest"):
@@ -568,8 +626,12 @@ def from_roman(s: str) -> int:
 
 def to_roman(n: int) -> str:
     """Digit by digit: thousands, hundreds, tens, units, each from its own pattern table."""
-    tables = [("", "M", "MM", "MMM"), ("", "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM"),
-              ("", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC"), ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")]
+    tables = [
+        ("", "M", "MM", "MMM"),
+        ("", "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM"),
+        ("", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC"),
+        ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"),
+    ]
     digits = [n // 1000, n // 100 % 10, n // 10 % 10, n % 10]
     return "".join(t[d] for t, d in zip(tables, digits))
 
@@ -625,10 +687,17 @@ def cidr_value(p: str):
         return int2ip(mask_of(int(m[1])))
     if m := re.search(r"wildcard \(inverse\) mask of a /(\d+) prefix", p):
         return int2ip(~mask_of(int(m[1])) & 0xFFFFFFFF)
-    if m := re.search(r"has the address ([\d.]+)/(\d+)\. What is the (network address|broadcast address|first usable host address|last usable host address)", p):
+    if m := re.search(
+        r"has the address ([\d.]+)/(\d+)\. What is the (network address|broadcast address|first usable host address|last usable host address)",
+        p,
+    ):
         ip, pl = ip2int(m[1]), int(m[2])
         net, bc = ip & mask_of(pl), ip | (~mask_of(pl) & 0xFFFFFFFF)
-        return int2ip({"network address": net, "broadcast address": bc, "first usable host address": net + 1, "last usable host address": bc - 1}[m[3]])
+        return int2ip(
+            {"network address": net, "broadcast address": bc, "first usable host address": net + 1, "last usable host address": bc - 1}[
+                m[3]
+            ]
+        )
     if m := re.search(r"fall inside ([\d.]+)/(\d+): ([\d., ]+)\?", p):
         net, pl = ip2int(m[1]), int(m[2])
         return sum(1 for a in m[3].split(", ") if ip2int(a) & mask_of(pl) == net)
@@ -671,7 +740,10 @@ def test_toy_crypto_decrypted_independently():
         p = r["prompt"]
         if m := re.search(r"The message \"([a-z ]+)\" was encrypted with a Caesar cipher that shifts each letter (\d+) places", p):
             assert_value(r, caesar(m[1], -int(m[2])))
-        elif m := re.search(r"The message \"([a-z ]+)\" was encrypted with a Caesar cipher of unknown shift\. The plaintext begins with the word \"(\w+)\"", p):
+        elif m := re.search(
+            r"The message \"([a-z ]+)\" was encrypted with a Caesar cipher of unknown shift\. The plaintext begins with the word \"(\w+)\"",
+            p,
+        ):
             hits = {caesar(m[1], -k) for k in range(26) if caesar(m[1], -k).split()[0] == m[2]}
             assert len(hits) == 1
             assert_value(r, hits.pop())
@@ -692,7 +764,9 @@ def test_toy_crypto_decrypted_independently():
             assert_value(r, caesar(base64.b64decode(m[1]).decode(), 13))
         elif m := re.search(r"The hex string ([0-9a-f]+) is ASCII text XORed byte by byte with the key 0x([0-9a-f]{2})", p):
             assert_value(r, bytes(b ^ int(m[2], 16) for b in bytes.fromhex(m[1])).decode())
-        elif m := re.search(r"The hex string ([0-9a-f]+) is ASCII text XORed with a single unknown key byte\. The text starts with the letter \"(\w)\"", p):
+        elif m := re.search(
+            r"The hex string ([0-9a-f]+) is ASCII text XORed with a single unknown key byte\. The text starts with the letter \"(\w)\"", p
+        ):
             key = bytes.fromhex(m[1])[0] ^ ord(m[2])
             assert bytes(b ^ key for b in bytes.fromhex(m[1])).decode().isprintable()
             assert_value(r, f"{key:02x}")

@@ -180,8 +180,13 @@ def _eval_dataset(folder: Path, rows: list[dict], default_scorer: str = "mc") ->
     lib = registry.load_lib(folder.parent)
     used = sorted({row.get("scorer", default_scorer) for row in rows})
     card = lib.eval_dataset_json(
-        dataset_id=folder.name, description="test", generator=folder.parent / "_gen" / "gen_prompts_code_v1.py",
-        seed=1, rows=rows, default_scorer=default_scorer, scoring=cards.scoring_block(lib, used),
+        dataset_id=folder.name,
+        description="test",
+        generator=folder.parent / "_gen" / "gen_prompts_code_v1.py",
+        seed=1,
+        rows=rows,
+        default_scorer=default_scorer,
+        scoring=cards.scoring_block(lib, used),
     )
     lib.write_card(folder / "dataset.json", card)
     lib.write_jsonl(folder / "rows.jsonl", rows)
@@ -192,8 +197,15 @@ def test_eval_schema_choices_answers_images_and_instruction_rows(corpus_copy):
     rows = [
         {"id": "t-1", "category": "logic", "difficulty": "easy", "prompt": "Pick one.", "choices": ["red", "blue"], "answer": "B"},
         {"id": "t-2", "category": "logic", "difficulty": "hard", "prompt": "Two plus two?", "answer": "4", "scorer": "numeric"},
-        {"id": "t-3", "category": "fmt", "difficulty": "medium", "prompt": "No commas please.", "scorer": "instruction",
-         "answer": {"all": [{"rule": "no_commas"}]}, "meta": {"example_pass": "Fine and clear"}},
+        {
+            "id": "t-3",
+            "category": "fmt",
+            "difficulty": "medium",
+            "prompt": "No commas please.",
+            "scorer": "instruction",
+            "answer": {"all": [{"rule": "no_commas"}]},
+            "meta": {"example_pass": "Fine and clear"},
+        },
     ]
     (root / "eval-test-v1" / "images").mkdir(parents=True)
     _eval_dataset(root / "eval-test-v1", rows)

@@ -23,8 +23,7 @@ REVIEWED = {("eval-security-v2", "sec2-0209"), ("eval-commonsense-v2", "common2-
 
 
 def _entry(eid: str, dataset: str, row: str, reason: str = "the key is ambiguous for a stated reason") -> dict:
-    return {"id": eid, "dataset": dataset, "row": row, "action": "exclude", "reason": reason,
-            "reference": "a test", "date": "2026-12-01"}
+    return {"id": eid, "dataset": dataset, "row": row, "action": "exclude", "reason": reason, "reference": "a test", "date": "2026-12-01"}
 
 
 def _write(root: Path, *entries: dict) -> Path:
@@ -67,9 +66,12 @@ def test_a_missing_row_or_dataset_is_an_error_naming_the_file_and_the_field(tmp_
     (root / "eval-commonsense-v2").mkdir(parents=True)
     for name in ("dataset.json", "rows.jsonl"):
         (root / "eval-commonsense-v2" / name).write_bytes((ROOT / "eval-commonsense-v2" / name).read_bytes())
-    path = _write(root, _entry("err-0001", "eval-commonsense-v2", "common2-0114"),
-                  _entry("err-0002", "eval-commonsense-v2", "common2-9999"),
-                  _entry("err-0003", "eval-nope-v9", "nope-0001"))
+    path = _write(
+        root,
+        _entry("err-0001", "eval-commonsense-v2", "common2-0114"),
+        _entry("err-0002", "eval-commonsense-v2", "common2-9999"),
+        _entry("err-0003", "eval-nope-v9", "nope-0001"),
+    )
     problems = [str(p) for p in errata.check_errata(root)]
     assert problems == [
         f"{path}: errata[1].row: err-0002: eval-commonsense-v2 has no row 'common2-9999'",
@@ -87,8 +89,12 @@ def test_a_missing_row_or_dataset_is_an_error_naming_the_file_and_the_field(tmp_
 def test_check_py_fails_on_an_erratum_naming_a_missing_row(corpus_copy):
     root = corpus_copy("eval-commonsense-v2")
     _write(root, _entry("err-0001", "eval-commonsense-v2", "common2-9999"))
-    proc = subprocess.run([sys.executable, str(CHECK), "--root", str(root), "--dataset", "eval-commonsense-v2", "-q"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(CHECK), "--root", str(root), "--dataset", "eval-commonsense-v2", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "ERROR corpus field errata.json:errata[0].row: err-0001: eval-commonsense-v2 has no row 'common2-9999'" in proc.stdout
 
@@ -100,7 +106,10 @@ def test_check_py_fails_on_an_erratum_naming_a_missing_row(corpus_copy):
         (lambda body: body["errata"][0].update(colour="red"), "errata.0.colour: unknown field (not in the schema)"),
         (lambda body: body["errata"][0].update(id="E1"), "errata.0.id: String should match pattern"),
         (lambda body: body["errata"].append(dict(body["errata"][0], row="common2-0124")), "errata[1].id: err-0001 is used twice"),
-        (lambda body: body["errata"].append(dict(body["errata"][0], id="err-0002")), "errata[1].row: eval-commonsense-v2 row common2-0114 already has erratum err-0001"),
+        (
+            lambda body: body["errata"].append(dict(body["errata"][0], id="err-0002")),
+            "errata[1].row: eval-commonsense-v2 row common2-0114 already has erratum err-0001",
+        ),
         (lambda body: body.update(format_version=2), "format_version: Input should be 1"),
     ],
 )
@@ -116,8 +125,7 @@ def test_an_invalid_errata_file_names_the_file_and_the_field(tmp_path, mutate, e
 
 
 def test_a_pin_applies_only_its_entries_and_catches_an_edited_erratum(tmp_path):
-    path = _write(tmp_path, _entry("err-0001", "eval-commonsense-v2", "common2-0114"),
-                  _entry("err-0002", "eval-security-v2", "sec2-0209"))
+    path = _write(tmp_path, _entry("err-0001", "eval-commonsense-v2", "common2-0114"), _entry("err-0002", "eval-security-v2", "sec2-0209"))
     file = errata.load_errata(path)
     pin = errata.ErrataPin.model_validate(errata.pin_for(file, "eval-commonsense-v2"))
     applied = errata.apply_pin(pin, "eval-commonsense-v2", tmp_path, "workload w")

@@ -144,12 +144,18 @@ def _check_statement(stmt: ast.stmt, entries: set[str], row_id: str) -> None:
         assert len(stmt.body) == 1 and len(stmt.handlers) == 1 and not stmt.finalbody, (row_id, ast.unparse(stmt))
         _check_statement(stmt.body[0], entries, row_id)
         handler = stmt.handlers[0]
-        assert isinstance(handler.type, ast.Name) and isinstance(getattr(builtins, handler.type.id, None), type), (row_id, ast.unparse(stmt))
+        assert isinstance(handler.type, ast.Name) and isinstance(getattr(builtins, handler.type.id, None), type), (
+            row_id,
+            ast.unparse(stmt),
+        )
         assert issubclass(getattr(builtins, handler.type.id), Exception), (row_id, handler.type.id)
         assert [type(s) for s in handler.body] == [ast.Pass], (row_id, ast.unparse(stmt))
         assert len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.Raise), (row_id, ast.unparse(stmt))
     elif isinstance(stmt, ast.Raise):
-        assert isinstance(stmt.exc, ast.Call) and isinstance(stmt.exc.func, ast.Name) and stmt.exc.func.id == "AssertionError", (row_id, ast.unparse(stmt))
+        assert isinstance(stmt.exc, ast.Call) and isinstance(stmt.exc.func, ast.Name) and stmt.exc.func.id == "AssertionError", (
+            row_id,
+            ast.unparse(stmt),
+        )
 
 
 def test_tests_only_call_the_named_entry_points_and_compare_plain_values():
@@ -159,7 +165,9 @@ def test_tests_only_call_the_named_entry_points_and_compare_plain_values():
         for node in ast.walk(tree):
             assert not isinstance(node, (ast.Import, ast.ImportFrom, ast.Lambda, ast.FunctionDef, ast.ClassDef)), row["id"]
             assert not (isinstance(node, ast.Name) and node.id in {"isinstance", "type", "id", "hash", "bool"}), row["id"]
-            assert not (isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot, ast.Lt, ast.Gt)) for op in node.ops)), row["id"]
+            assert not (isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot, ast.Lt, ast.Gt)) for op in node.ops)), row[
+                "id"
+            ]
         for stmt in tree.body:
             _check_statement(stmt, entries, row["id"])
 
@@ -176,8 +184,12 @@ def test_the_card_says_it_supersedes_v1_and_how_it_was_proved():
 
 
 def test_the_generator_reproduces_the_committed_bytes(tmp_path):
-    proc = subprocess.run([sys.executable, str(DATASETS / "_gen" / "gen_eval_code_v2.py"), "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(DATASETS / "_gen" / "gen_eval_code_v2.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     comparison = filecmp.dircmp(tmp_path, FOLDER)
     assert comparison.left_only == comparison.right_only == [], (comparison.left_only, comparison.right_only)

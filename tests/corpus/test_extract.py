@@ -75,13 +75,20 @@ def test_generic_scorers_share_the_steps(scorer):
 def test_every_scorer_names_a_known_extraction():
     assert {s.extraction.name for s in SCORERS.values()} <= set(EXTRACTIONS)
     assert {n: s.extraction.name for n, s in SCORERS.items()} == {
-        "exact": "answer", "numeric": "answer", "mc": "answer", "contains": "answer", "json": "answer",
-        "instruction": "raw", "splice": "source", "code_exec": "code", "tool_call": "none",
+        "exact": "answer",
+        "numeric": "answer",
+        "mc": "answer",
+        "contains": "answer",
+        "json": "answer",
+        "instruction": "raw",
+        "splice": "source",
+        "code_exec": "code",
+        "tool_call": "none",
     }
 
 
 def test_instruction_gets_the_raw_text():
-    raw = "<think>plan</think>\n```\nAnswer: \"x\".\n```\n"
+    raw = '<think>plan</think>\n```\nAnswer: "x".\n```\n'
     assert extract_answer(raw, "instruction") == raw
 
 
@@ -159,8 +166,24 @@ def reference_strip_think(text: str) -> str:
 
 
 LINE_PIECES = st.sampled_from(
-    ["Answer:", "answer: 7", "Final answer - B", "FINAL ANSWER:", " answer :x", "text", "", " ", "\t", "Answer: ",
-     "final answer:\t\tq", "answers: no", "The answer: 3", "\r", "x\r", "Answer:\r"]
+    [
+        "Answer:",
+        "answer: 7",
+        "Final answer - B",
+        "FINAL ANSWER:",
+        " answer :x",
+        "text",
+        "",
+        " ",
+        "\t",
+        "Answer: ",
+        "final answer:\t\tq",
+        "answers: no",
+        "The answer: 3",
+        "\r",
+        "x\r",
+        "Answer:\r",
+    ]
 )
 
 

@@ -645,7 +645,11 @@ def test_modern_syntax_is_clean(context, code):
 
 
 def test_prose_around_the_module_is_not_judged_but_a_weld_in_the_code_is():
-    reply = "Here is the module you asked for:\n\n" + STRUCTURE_BASE + "\n## Notes\n- It exports one function, built from the imports.\nHope this helps!\n"
+    reply = (
+        "Here is the module you asked for:\n\n"
+        + STRUCTURE_BASE
+        + "\n## Notes\n- It exports one function, built from the imports.\nHope this helps!\n"
+    )
     assert find_splices(reply, STRUCTURE_CONTEXT) == []
     damaged = reply.replace("LABELS.warn :", "LABELS.warnTable :")
     assert [s.token for s in find_splices(damaged, STRUCTURE_CONTEXT)] == ["warnTable"]
@@ -681,7 +685,9 @@ def test_splice_corpus_cases_change_one_code_token():
     code = HAND_WRITTEN[0]
     words = [w.text for w in splice_corpus.code_words(code)]
     assert "readFile" in words and "'utf8'" not in words and "30_000" in words
-    cases, _ = splice_corpus.make_cases(code, ["formatInvoice"], words, ["harvestWeight", "1250"], rng, ["mix"] * 6 + list(splice_corpus.KINDS))
+    cases, _ = splice_corpus.make_cases(
+        code, ["formatInvoice"], words, ["harvestWeight", "1250"], rng, ["mix"] * 6 + list(splice_corpus.KINDS)
+    )
     assert len(cases) == 10
     for case in cases:
         assert case.text != code and case.spliced != case.original

@@ -11,8 +11,20 @@ from tests.helpers.corpus import ROOT
 
 @pytest.mark.parametrize(
     "tokens, name",
-    [(1, "xs"), (128, "xs"), (129, "s"), (512, "s"), (513, "m"), (2048, "m"), (2049, "l"), (8192, "l"),
-     (8193, "xl"), (32768, "xl"), (32769, "xxl"), (10**7, "xxl")],
+    [
+        (1, "xs"),
+        (128, "xs"),
+        (129, "s"),
+        (512, "s"),
+        (513, "m"),
+        (2048, "m"),
+        (2049, "l"),
+        (8192, "l"),
+        (8193, "xl"),
+        (32768, "xl"),
+        (32769, "xxl"),
+        (10**7, "xxl"),
+    ],
 )
 def test_bucket_boundaries_follow_design(lib, tokens, name):
     assert lib.bucket(tokens) == name
@@ -81,7 +93,9 @@ def test_cards_are_identical_across_datasets(lib):
         assert card["provenance"]["statement"] == lib.PROVENANCE_STATEMENT
         if card["kind"] == "eval":  # the shared rules; extraction per scorer is test_cards.py's
             legacy = ("extraction", "extraction_skipped_for")
-            assert {k: v for k, v in card["scoring"].items() if k not in legacy} == {k: v for k, v in lib.SCORING.items() if k not in legacy}
+            assert {k: v for k, v in card["scoring"].items() if k not in legacy} == {
+                k: v for k, v in lib.SCORING.items() if k not in legacy
+            }
 
 
 def test_passages_find_a_repeat_at_any_offset(lib):

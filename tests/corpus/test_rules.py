@@ -70,10 +70,17 @@ def test_failed_rules_are_listed_in_order_with_reasons():
 
 @pytest.mark.parametrize(
     "answer",
-    [{"any": [{"rule": "title"}]}, {"all": []}, {"all": [{"rule": "nope"}]}, {"all": [{"rule": "word_count"}]},
-     {"all": [{"rule": "word_count", "min": -1}]}, {"all": [{"rule": "keywords_include", "keywords": []}]},
-     {"all": [{"rule": "response_language", "language": "xx"}]}, {"all": [{"rule": "title", "extra": 1}]},
-     {"all": [{"rule": "paragraph_first_word", "index": 0, "word": "So"}]}],
+    [
+        {"any": [{"rule": "title"}]},
+        {"all": []},
+        {"all": [{"rule": "nope"}]},
+        {"all": [{"rule": "word_count"}]},
+        {"all": [{"rule": "word_count", "min": -1}]},
+        {"all": [{"rule": "keywords_include", "keywords": []}]},
+        {"all": [{"rule": "response_language", "language": "xx"}]},
+        {"all": [{"rule": "title", "extra": 1}]},
+        {"all": [{"rule": "paragraph_first_word", "index": 0, "word": "So"}]},
+    ],
 )
 def test_malformed_rule_sets_raise(answer):
     assert R.validate(answer)

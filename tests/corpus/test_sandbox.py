@@ -16,7 +16,9 @@ from tests.helpers.corpus import sandbox_processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox targets Linux")
 
-SHORT = SandboxLimits(wall_seconds=5, cpu_seconds=1, memory_bytes=256 * 2**20, max_processes=8, max_file_bytes=2**20, scratch_bytes=4 * 2**20)
+SHORT = SandboxLimits(
+    wall_seconds=5, cpu_seconds=1, memory_bytes=256 * 2**20, max_processes=8, max_file_bytes=2**20, scratch_bytes=4 * 2**20
+)
 TIGHT = SHORT.model_copy(update={"wall_seconds": 1.5})  # for the attacks that run into the deadline
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,13 +79,7 @@ def test_daemonised_child_does_not_outlive_the_item(mode, isolation, monkeypatch
         monkeypatch.setenv("ATLAS_SANDBOX_CONTAINED", "1")
     else:
         needs_isolation(isolation)
-    program = (
-        "import os, time\n"
-        "if os.fork() == 0:\n"
-        "    os.setsid()\n"
-        "    time.sleep(30)\n"
-        "    os._exit(0)\n"
-    )
+    program = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\n    os._exit(0)\n"
     result = run_python(program, "", SHORT)
     assert result.passed and result.mode == mode
     assert sandbox_processes(result) == []
@@ -246,7 +242,9 @@ def test_correct_programs_of_every_shape_pass(name):
 def test_candidate_exceptions_fail_the_tests_with_a_reason():
     result = run_python("def f():\n    raise RuntimeError('boom')\n", "assert f() == 1", SHORT)
     assert not result.passed and "RuntimeError" in result.failure and "boom" in result.failure
-    result = run_python("class Weird(BaseException):\n    pass\ndef f():\n    raise Weird\n", "try:\n    f()\nexcept Exception:\n    pass", SHORT)
+    result = run_python(
+        "class Weird(BaseException):\n    pass\ndef f():\n    raise Weird\n", "try:\n    f()\nexcept Exception:\n    pass", SHORT
+    )
     assert not result.passed and "BaseException" in result.failure  # not an Exception: no test may catch it
 
 
@@ -265,11 +263,33 @@ def test_a_visible_project_falls_back_to_the_contained_mode(monkeypatch):
     assert "would be visible" in result.isolation["filesystem"]
 
 
-@pytest.mark.parametrize("raw", [
-    1, 1.5, "s", {"a": 1}, [], ["?"], ["i", "0x1"], ["i", 5], ["f", "1" * 100], ["b", "***"],
-    ["d", [[["l", []], None]]], ["S", [["l", []]]], ["p", 1, None], ["h", "1"], ["j", 0], ["d", [[None]]],
-    ["l", "not a list"], ["t"], ["s", "x", "y"], ["c", "1"], ["F", [["d", []]]],
-], ids=repr)
+@pytest.mark.parametrize(
+    "raw",
+    [
+        1,
+        1.5,
+        "s",
+        {"a": 1},
+        [],
+        ["?"],
+        ["i", "0x1"],
+        ["i", 5],
+        ["f", "1" * 100],
+        ["b", "***"],
+        ["d", [[["l", []], None]]],
+        ["S", [["l", []]]],
+        ["p", 1, None],
+        ["h", "1"],
+        ["j", 0],
+        ["d", [[None]]],
+        ["l", "not a list"],
+        ["t"],
+        ["s", "x", "y"],
+        ["c", "1"],
+        ["F", [["d", []]]],
+    ],
+    ids=repr,
+)
 def test_the_judge_rejects_malformed_values(raw):
     from atlas_assets.corpus.judge import Judge
 

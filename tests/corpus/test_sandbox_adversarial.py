@@ -32,7 +32,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 
 REPO = Path(__file__).resolve().parents[2]
 ROWS = REPO / "datasets" / "eval-code-v1" / "rows.jsonl"
-SHORT = SandboxLimits(wall_seconds=5, cpu_seconds=1, memory_bytes=256 * 2**20, max_processes=16, max_file_bytes=2**20, scratch_bytes=4 * 2**20)
+SHORT = SandboxLimits(
+    wall_seconds=5, cpu_seconds=1, memory_bytes=256 * 2**20, max_processes=16, max_file_bytes=2**20, scratch_bytes=4 * 2**20
+)
 TIGHT = SHORT.model_copy(update={"wall_seconds": 2.5})
 
 ADD_TESTS = "assert add(2, 3) == 5\nassert add(-1, 1) == 0\nassert add(10, 5) == 15\n"
@@ -118,75 +120,171 @@ ATTACKS: list[Attack] = [
     # --- namespace and builtins tampering ---------------------------------------------------
     Attack("assign_main_tests", "tampering", "import __main__\n__main__.tests = 'pass'\n" + WRONG_ADD),
     Attack("sys_modules_main_tests", "tampering", "import sys\nsys.modules['__main__'].__dict__['tests'] = ''\n" + WRONG_ADD),
-    Attack("patch_builtins_compile", "tampering", "import builtins\n_real = builtins.compile\nbuiltins.compile = lambda src, name, mode, *a, **k: _real('pass', name, mode)\n" + WRONG_ADD),
+    Attack(
+        "patch_builtins_compile",
+        "tampering",
+        "import builtins\n_real = builtins.compile\nbuiltins.compile = lambda src, name, mode, *a, **k: _real('pass', name, mode)\n"
+        + WRONG_ADD,
+    ),
     Attack("patch_builtins_exec", "tampering", "import builtins\nbuiltins.exec = lambda *a, **k: None\n" + WRONG_ADD),
-    Attack("patch_builtins_assertion_error", "tampering", "import builtins\nclass Quiet(BaseException):\n    pass\nbuiltins.AssertionError = Quiet\n" + WRONG_ADD),
-    Attack("shadow_builtins_used_by_tests", "tampering", "def sorted(x):\n    return [1, 2, 3]\ndef len(x):\n    return 3\n" + WRONG_ADD,
-           tests="assert sorted(add(1, 1) for _ in range(2)) == [2, 2]\nassert add(2, 3) == 5\n"),
-    Attack("patch_the_call_server_to_answer_5", "tampering",
-           "import __main__\ntry:\n    _orig = __main__.Server.answer\n"
-           "    __main__.Server.answer = lambda self, op, args: ['ok', ['i', '5'], []] if op == 'call' else _orig(self, op, args)\n"
-           "except AttributeError:\n    pass\n" + WRONG_ADD),
+    Attack(
+        "patch_builtins_assertion_error",
+        "tampering",
+        "import builtins\nclass Quiet(BaseException):\n    pass\nbuiltins.AssertionError = Quiet\n" + WRONG_ADD,
+    ),
+    Attack(
+        "shadow_builtins_used_by_tests",
+        "tampering",
+        "def sorted(x):\n    return [1, 2, 3]\ndef len(x):\n    return 3\n" + WRONG_ADD,
+        tests="assert sorted(add(1, 1) for _ in range(2)) == [2, 2]\nassert add(2, 3) == 5\n",
+    ),
+    Attack(
+        "patch_the_call_server_to_answer_5",
+        "tampering",
+        "import __main__\ntry:\n    _orig = __main__.Server.answer\n"
+        "    __main__.Server.answer = lambda self, op, args: ['ok', ['i', '5'], []] if op == 'call' else _orig(self, op, args)\n"
+        "except AttributeError:\n    pass\n" + WRONG_ADD,
+    ),
     # --- comparison objects ----------------------------------------------------------------------
-    Attack("always_equal_object", "comparison", "class Yes:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n"),
-    Attack("always_equal_and_truthy", "comparison", "class Yes:\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\n    __bool__ = lambda s: True\n    __hash__ = lambda s: 5\ndef add(a, b):\n    return Yes()\n",
-           tests="assert add(2, 3) == 5\nassert add(2, 3)\nassert not add(2, 3) != 5\n"),
-    Attack("reflected_equality", "comparison", "class Yes:\n    __eq__ = lambda s, o: True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
-           tests="assert 5 == add(2, 3)\nassert 0 == add(-1, 1)\n"),
-    Attack("int_subclass_always_equal", "comparison", "class I(int):\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(a - b)\n"),
-    Attack("str_subclass_always_equal", "comparison", "class S(str):\n    __eq__ = lambda s, o: True\n    __hash__ = str.__hash__\ndef greet(name):\n    return S('nope')\n",
-           tests="assert greet('Ann') == 'Hello, Ann'\n"),
-    Attack("list_subclass_always_equal", "comparison", "class L(list):\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\ndef pair(a, b):\n    return L()\n",
-           tests="assert pair(1, 2) == [1, 2]\nassert [pair(3, 4)] == [[3, 4]]\n"),
-    Attack("dict_subclass_always_equal", "comparison", "class D(dict):\n    __eq__ = lambda s, o: True\ndef counts(s):\n    return D()\n",
-           tests="assert counts('aab') == {'a': 2, 'b': 1}\n"),
-    Attack("hash_collision_set_membership", "comparison", "class H:\n    __hash__ = lambda s: hash(5)\n    __eq__ = lambda s, o: True\ndef add(a, b):\n    return H()\n",
-           tests="assert add(2, 3) in {5}\nassert add(2, 3) in {5: 'five'}\n"),
+    Attack(
+        "always_equal_object",
+        "comparison",
+        "class Yes:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
+    ),
+    Attack(
+        "always_equal_and_truthy",
+        "comparison",
+        "class Yes:\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\n    __bool__ = lambda s: True\n    __hash__ = lambda s: 5\ndef add(a, b):\n    return Yes()\n",
+        tests="assert add(2, 3) == 5\nassert add(2, 3)\nassert not add(2, 3) != 5\n",
+    ),
+    Attack(
+        "reflected_equality",
+        "comparison",
+        "class Yes:\n    __eq__ = lambda s, o: True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
+        tests="assert 5 == add(2, 3)\nassert 0 == add(-1, 1)\n",
+    ),
+    Attack(
+        "int_subclass_always_equal",
+        "comparison",
+        "class I(int):\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(a - b)\n",
+    ),
+    Attack(
+        "str_subclass_always_equal",
+        "comparison",
+        "class S(str):\n    __eq__ = lambda s, o: True\n    __hash__ = str.__hash__\ndef greet(name):\n    return S('nope')\n",
+        tests="assert greet('Ann') == 'Hello, Ann'\n",
+    ),
+    Attack(
+        "list_subclass_always_equal",
+        "comparison",
+        "class L(list):\n    __eq__ = lambda s, o: True\n    __ne__ = lambda s, o: False\ndef pair(a, b):\n    return L()\n",
+        tests="assert pair(1, 2) == [1, 2]\nassert [pair(3, 4)] == [[3, 4]]\n",
+    ),
+    Attack(
+        "dict_subclass_always_equal",
+        "comparison",
+        "class D(dict):\n    __eq__ = lambda s, o: True\ndef counts(s):\n    return D()\n",
+        tests="assert counts('aab') == {'a': 2, 'b': 1}\n",
+    ),
+    Attack(
+        "hash_collision_set_membership",
+        "comparison",
+        "class H:\n    __hash__ = lambda s: hash(5)\n    __eq__ = lambda s, o: True\ndef add(a, b):\n    return H()\n",
+        tests="assert add(2, 3) in {5}\nassert add(2, 3) in {5: 'five'}\n",
+    ),
     # --- exit and atexit tricks -------------------------------------------------------------------
     Attack("os_exit_0_at_load", "exit", "import os\nos._exit(0)\n"),
     Attack("sys_exit_0_at_load", "exit", "raise SystemExit(0)\n"),
     Attack("os_exit_0_inside_the_call", "exit", "import os\ndef add(a, b):\n    os._exit(0)\n"),
-    Attack("sys_exit_inside_a_caught_call", "exit", "import sys\ndef add(a, b):\n    sys.exit(0)\n",
-           tests="try:\n    add(2, 3)\nexcept Exception:\n    pass\n"),
-    Attack("atexit_writes_the_token_then_os_exit_0", "exit", FORGE + "import atexit\natexit.register(lambda: (forge_token(), os._exit(0)))\n" + WRONG_ADD),
-    Attack("atexit_writes_reply_frames_then_os_exit_0", "exit", FORGE + "import atexit\natexit.register(lambda: (forge_frames(), os._exit(0)))\n" + WRONG_ADD),
-    Attack("excepthook_writes_the_token_then_exits_0", "exit", FORGE + "sys.excepthook = lambda *a: (forge_token(), os._exit(0))\n" + WRONG_ADD),
-    Attack("cpu_limit_signal_handler_forges", "exit",
-           FORGE + "import signal\nfor sig in (signal.SIGXCPU, signal.SIGTERM, signal.SIGALRM):\n    signal.signal(sig, lambda *a: (forge_token(), os._exit(0)))\n"
-           "def add(a, b):\n    while True:\n        pass\n", limits=TIGHT),
-    Attack("stop_iteration_ends_the_tests_loop_early", "exit", "def add(a, b):\n    raise StopIteration\n",
-           tests="assert all(map(lambda case: add(*case[0]) == case[1], [((2, 3), 5), ((-1, 1), 0)]))\n"),
-    Attack("kill_the_parent_and_init", "exit", "import os, signal\ndef add(a, b):\n    for pid in (os.getppid(), 1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n    return a - b\n"),
+    Attack(
+        "sys_exit_inside_a_caught_call",
+        "exit",
+        "import sys\ndef add(a, b):\n    sys.exit(0)\n",
+        tests="try:\n    add(2, 3)\nexcept Exception:\n    pass\n",
+    ),
+    Attack(
+        "atexit_writes_the_token_then_os_exit_0",
+        "exit",
+        FORGE + "import atexit\natexit.register(lambda: (forge_token(), os._exit(0)))\n" + WRONG_ADD,
+    ),
+    Attack(
+        "atexit_writes_reply_frames_then_os_exit_0",
+        "exit",
+        FORGE + "import atexit\natexit.register(lambda: (forge_frames(), os._exit(0)))\n" + WRONG_ADD,
+    ),
+    Attack(
+        "excepthook_writes_the_token_then_exits_0", "exit", FORGE + "sys.excepthook = lambda *a: (forge_token(), os._exit(0))\n" + WRONG_ADD
+    ),
+    Attack(
+        "cpu_limit_signal_handler_forges",
+        "exit",
+        FORGE
+        + "import signal\nfor sig in (signal.SIGXCPU, signal.SIGTERM, signal.SIGALRM):\n    signal.signal(sig, lambda *a: (forge_token(), os._exit(0)))\n"
+        "def add(a, b):\n    while True:\n        pass\n",
+        limits=TIGHT,
+    ),
+    Attack(
+        "stop_iteration_ends_the_tests_loop_early",
+        "exit",
+        "def add(a, b):\n    raise StopIteration\n",
+        tests="assert all(map(lambda case: add(*case[0]) == case[1], [((2, 3), 5), ((-1, 1), 0)]))\n",
+    ),
+    Attack(
+        "kill_the_parent_and_init",
+        "exit",
+        "import os, signal\ndef add(a, b):\n    for pid in (os.getppid(), 1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n    return a - b\n",
+    ),
     # --- forging the success signal ------------------------------------------------------------------
     Attack("write_the_token_to_every_fd", "forging", FORGE + "forge_token()\nos._exit(0)\n" + WRONG_ADD),
     Attack("write_reply_frames_to_every_fd", "forging", FORGE + "forge_frames()\n" + WRONG_ADD),
-    Attack("guess_the_nonce", "forging", "import os, secrets\nfor _ in range(1000):\n    try:\n        os.write(3, secrets.token_hex(16).encode())\n    except OSError:\n        break\nos._exit(0)\n"),
+    Attack(
+        "guess_the_nonce",
+        "forging",
+        "import os, secrets\nfor _ in range(1000):\n    try:\n        os.write(3, secrets.token_hex(16).encode())\n    except OSError:\n        break\nos._exit(0)\n",
+    ),
     Attack("fake_reply_frames_on_the_reply_channel", "forging", FORGE + "def add(a, b):\n    forge_frames(fds=(4,))\n    return a - b\n"),
     Attack("oversized_frame_header", "forging", "import os\ndef add(a, b):\n    os.write(4, b'\\xff\\xff\\xff\\xff')\n    os._exit(0)\n"),
-    Attack("hash_flooding_reply_frame", "forging",  # 100k ints with one hash: minutes of judge CPU if decoded naively
-           "import os, struct, time\ndef add(a, b):\n"
-           "    items = ','.join('[\"i\",\"%x\"]' % (k * (2 ** 61 - 1)) for k in range(100000))\n"
-           "    payload = ('[\"ok\",[\"S\",[' + items + ']],[]]').encode()\n"
-           "    os.write(4, struct.pack('>I', len(payload)) + payload)\n    time.sleep(30)\n"),
-    Attack("deeply_nested_frame", "forging", "import os, struct\ndef add(a, b):\n    payload = b'[' * 200000\n    os.write(4, struct.pack('>I', len(payload)) + payload)\n    os._exit(0)\n"),
+    Attack(
+        "hash_flooding_reply_frame",
+        "forging",  # 100k ints with one hash: minutes of judge CPU if decoded naively
+        "import os, struct, time\ndef add(a, b):\n"
+        "    items = ','.join('[\"i\",\"%x\"]' % (k * (2 ** 61 - 1)) for k in range(100000))\n"
+        "    payload = ('[\"ok\",[\"S\",[' + items + ']],[]]').encode()\n"
+        "    os.write(4, struct.pack('>I', len(payload)) + payload)\n    time.sleep(30)\n",
+    ),
+    Attack(
+        "deeply_nested_frame",
+        "forging",
+        "import os, struct\ndef add(a, b):\n    payload = b'[' * 200000\n    os.write(4, struct.pack('>I', len(payload)) + payload)\n    os._exit(0)\n",
+    ),
     # --- reading secrets: argv, /proc, environment, files ------------------------------------------
-    Attack("lookup_table_from_argv_proc_environ_and_files", "secrets",
-           "import glob, os, re, sys, __main__\ntexts = [' '.join(sys.argv), repr(dict(os.environ)), repr(vars(__main__))]\n"
-           "paths = glob.glob('/proc/*/cmdline') + glob.glob('/proc/*/environ') + glob.glob('/tmp/atlas-sandbox-*/in/*.py')\n"
-           "if getattr(__main__, 'in_dir', None):\n    paths += glob.glob(__main__.in_dir + '/*.py')\n"
-           "for path in paths:\n    try:\n        texts.append(open(path, 'rb').read().decode('latin-1'))\n    except OSError:\n        pass\n"
-           "ANSWERS = dict(re.findall(r'add\\((-?\\d+, -?\\d+)\\) == (-?\\d+)', '\\n'.join(texts)))\n"
-           "def add(a, b):\n    return int(ANSWERS[f'{a}, {b}'])\n"),
-    Attack("run_the_corpus_reference_answer", "secrets",
-           "import json\nfor line in open('@ROWS@'):\n    row = json.loads(line)\n    if row['meta']['entry_point'] == 'sum_multiples_4_11':\n        exec(row['answer'])\n        break\n",
-           tests=ROW_TESTS),
+    Attack(
+        "lookup_table_from_argv_proc_environ_and_files",
+        "secrets",
+        "import glob, os, re, sys, __main__\ntexts = [' '.join(sys.argv), repr(dict(os.environ)), repr(vars(__main__))]\n"
+        "paths = glob.glob('/proc/*/cmdline') + glob.glob('/proc/*/environ') + glob.glob('/tmp/atlas-sandbox-*/in/*.py')\n"
+        "if getattr(__main__, 'in_dir', None):\n    paths += glob.glob(__main__.in_dir + '/*.py')\n"
+        "for path in paths:\n    try:\n        texts.append(open(path, 'rb').read().decode('latin-1'))\n    except OSError:\n        pass\n"
+        "ANSWERS = dict(re.findall(r'add\\((-?\\d+, -?\\d+)\\) == (-?\\d+)', '\\n'.join(texts)))\n"
+        "def add(a, b):\n    return int(ANSWERS[f'{a}, {b}'])\n",
+    ),
+    Attack(
+        "run_the_corpus_reference_answer",
+        "secrets",
+        "import json\nfor line in open('@ROWS@'):\n    row = json.loads(line)\n    if row['meta']['entry_point'] == 'sum_multiples_4_11':\n        exec(row['answer'])\n        break\n",
+        tests=ROW_TESTS,
+    ),
 ]
 ATTACKS += [Attack(name, "filesystem", *_probe(body), containment=True) for name, body in _READ_PROBES.items()]
 ATTACKS += [Attack(name, "sockets", *_probe(body), containment=True) for name, body in _SOCKET_PROBES.items()]
 ATTACKS += [
-    Attack("daemonised_grandchild", "processes",
-           "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(30)\n    os._exit(0)\n" + WRONG_ADD,
-           containment=True),
+    Attack(
+        "daemonised_grandchild",
+        "processes",
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(30)\n    os._exit(0)\n"
+        + WRONG_ADD,
+        containment=True,
+    ),
 ]
 
 
@@ -214,8 +312,13 @@ def host_endpoints() -> Iterator[tuple[dict[str, str], list[socket.socket]]]:
     unix.listen(4)
     listeners = [tcp, udp, tcp6, abstract, unix]
     ctx = {
-        "TCP_PORT": str(tcp.getsockname()[1]), "UDP_PORT": str(udp.getsockname()[1]), "TCP6_PORT": str(tcp6.getsockname()[1]),
-        "ABSTRACT": abstract_name, "UNIX_PATH": str(unix_path), "ROWS": str(ROWS), "REPO": str(REPO),
+        "TCP_PORT": str(tcp.getsockname()[1]),
+        "UDP_PORT": str(udp.getsockname()[1]),
+        "TCP6_PORT": str(tcp6.getsockname()[1]),
+        "ABSTRACT": abstract_name,
+        "UNIX_PATH": str(unix_path),
+        "ROWS": str(ROWS),
+        "REPO": str(REPO),
     }
     try:
         yield ctx, listeners

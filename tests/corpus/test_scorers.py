@@ -29,7 +29,7 @@ def ok(row, output, default=None) -> bool:
 def test_exact():
     row = {"id": "e", "answer": "New York", "scorer": "exact"}
     assert ok(row, "new   york")
-    assert ok(row, "<think>hmm</think>\nAnswer: \"New York\".")
+    assert ok(row, '<think>hmm</think>\nAnswer: "New York".')
     assert not ok(row, "New York City")
     assert not ok(row, "The answer is New York")
     assert ok({"id": "e", "answer": ["colour", "color"], "scorer": "exact"}, "Color")
@@ -136,14 +136,24 @@ def test_tool_call_null_means_no_call():
 def test_openai_message_shapes_are_accepted():
     message = {
         "content": None,
-        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": json.dumps({"city": "Paris", "days": 3, "metric": True})}}],
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": json.dumps({"city": "Paris", "days": 3, "metric": True})},
+            }
+        ],
     }
     assert ok(TOOLS_ROW, message)
     assert as_output({"text": "hi"}).text == "hi"
 
 
 def test_nested_arguments():
-    row = {"id": "t", "scorer": "tool_call", "answer": {"tool_call": {"name": "f", "arguments": {"filter": {"tags": ["a", "B"], "min": 2}}}}}
+    row = {
+        "id": "t",
+        "scorer": "tool_call",
+        "answer": {"tool_call": {"name": "f", "arguments": {"filter": {"tags": ["a", "B"], "min": 2}}}},
+    }
     assert ok(row, call("f", {"filter": {"tags": ["A", "b"], "min": 2.0, "extra": 1}}))
     assert not ok(row, call("f", {"filter": {"tags": ["b", "a"], "min": 2}}))
 
@@ -204,9 +214,13 @@ def test_splice_scorer_needs_context_identifiers():
 
 def test_an_engine_that_returns_nothing_scores_zero_on_longgen_integrity():
     rows = [json.loads(line) for line in (ROOT / "eval-longgen-integrity-v1" / "rows.jsonl").read_text().splitlines() if line]
-    for reply, reason in ((None, "empty output"), ("", "empty output"), ("<think>planning the module", "empty output"),
-                          ("I'm sorry, but I can't write that module.", "no code"),
-                          ("```javascript\nexport const x = 1;\n```", "near-empty")):
+    for reply, reason in (
+        (None, "empty output"),
+        ("", "empty output"),
+        ("<think>planning the module", "empty output"),
+        ("I'm sorry, but I can't write that module.", "no code"),
+        ("```javascript\nexport const x = 1;\n```", "near-empty"),
+    ):
         verdicts = [score(row, reply) for row in rows]
         assert not any(v.correct for v in verdicts), reply
         assert all(v.detail and v.detail.startswith(reason) for v in verdicts), (reply, verdicts[0].detail)

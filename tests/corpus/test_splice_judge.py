@@ -46,13 +46,7 @@ def test_a_refusal_or_prose_only_reply_is_not_clean(reply):
 
 
 def test_a_stub_is_near_empty():
-    stub = (
-        "import { orderBy } from './query.js';\n"
-        "\n"
-        "export function reconcile(a, b) {\n"
-        "  return orderBy(a.concat(b), (x) => x.id);\n"
-        "}\n"
-    )
+    stub = "import { orderBy } from './query.js';\n\nexport function reconcile(a, b) {\n  return orderBy(a.concat(b), (x) => x.id);\n}\n"
     assert find_splices(stub, CONTEXT) == []  # today's scorer calls this clean
     assert judge_generation(stub, CONTEXT, META) == (False, "near-empty: 4 module lines, the item asks for 150-190 lines")
 

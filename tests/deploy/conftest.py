@@ -51,9 +51,24 @@ def postgres():
     server: subprocess.Popen | None = None
     try:
         init = subprocess.run(
-            [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
-             "--no-locale", "--no-sync", "--no-instructions"],
-            env=env, cwd=folder, capture_output=True, text=True, timeout=120, **as_user,
+            [
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-locale",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            env=env,
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            **as_user,
         )
         if init.returncode != 0:
             pytest.fail(f"initdb ({bindir}) failed with exit code {init.returncode}:\n{init.stdout}\n{init.stderr}", pytrace=False)
@@ -65,11 +80,32 @@ def postgres():
             port = free_port()
             with open(log, "ab") as handle:
                 server = subprocess.Popen(
-                    [str(bindir / "postgres"), "-D", str(data), "-c", "listen_addresses=127.0.0.1", "-p", str(port),
-                     "-k", str(sockets), "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-                     "-c", "max_connections=200"],
-                    env=env, cwd=folder, stdin=subprocess.DEVNULL, stdout=handle, stderr=handle,
-                    start_new_session=True, **as_user,
+                    [
+                        str(bindir / "postgres"),
+                        "-D",
+                        str(data),
+                        "-c",
+                        "listen_addresses=127.0.0.1",
+                        "-p",
+                        str(port),
+                        "-k",
+                        str(sockets),
+                        "-c",
+                        "fsync=off",
+                        "-c",
+                        "synchronous_commit=off",
+                        "-c",
+                        "full_page_writes=off",
+                        "-c",
+                        "max_connections=200",
+                    ],
+                    env=env,
+                    cwd=folder,
+                    stdin=subprocess.DEVNULL,
+                    stdout=handle,
+                    stderr=handle,
+                    start_new_session=True,
+                    **as_user,
                 )
             pg = Postgres("127.0.0.1", port, "postgres", "dagster", log)
             deadline, last = time.monotonic() + START_TIMEOUT_S, None
@@ -86,7 +122,9 @@ def postgres():
                 connection.close()
                 break
             else:
-                errors.append(f"port {port}: {'exited with ' + str(server.returncode) if server.poll() is not None else 'no connection: ' + repr(last)}")
+                errors.append(
+                    f"port {port}: {'exited with ' + str(server.returncode) if server.poll() is not None else 'no connection: ' + repr(last)}"
+                )
                 _stop_postgres(server)
                 server = None
                 continue

@@ -66,8 +66,13 @@ class Gate:
 
     async def _json(self, send: Any, status: int, body: Any) -> None:
         data = orjson.dumps(body)
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": data})
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -169,8 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     app = SimulatorApp(profile, corpus_index(args.datasets.resolve()), keep_log=False)
     gate = Gate(app, args.events, args.stall_after)
     sock = bind("127.0.0.1", 0)
-    config = uvicorn.Config(gate, http="httptools", lifespan="off", access_log=False, log_config=None,
-                            log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        gate, http="httptools", lifespan="off", access_log=False, log_config=None, log_level="warning", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     print(url_of(sock), flush=True)
     import uvloop

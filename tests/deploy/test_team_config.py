@@ -36,7 +36,11 @@ def test_the_team_file_is_a_valid_postgres_instance_config():
     db = config["storage"]["postgres"]["postgres_db"]
     assert db["scheme"] == "postgresql+psycopg2", "the driver dagster-postgres installs (SQLAlchemy 2.1's bare postgresql:// is psycopg 3)"
     assert {field: db[field] for field in ("hostname", "port", "username", "password", "db_name")} == {
-        "hostname": {"env": "DAGSTER_PG_HOST"}, "port": {"env": "DAGSTER_PG_PORT"}, "username": {"env": "DAGSTER_PG_USER"},
-        "password": {"env": "DAGSTER_PG_PASSWORD"}, "db_name": {"env": "DAGSTER_PG_DB"}}
+        "hostname": {"env": "DAGSTER_PG_HOST"},
+        "port": {"env": "DAGSTER_PG_PORT"},
+        "username": {"env": "DAGSTER_PG_USER"},
+        "password": {"env": "DAGSTER_PG_PASSWORD"},
+        "db_name": {"env": "DAGSTER_PG_DB"},
+    }
     assert config["run_launcher"]["class"] == "DefaultRunLauncher"
     assert config["run_monitoring"]["enabled"] is True

@@ -187,10 +187,23 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
     control = {name: urls[name].removesuffix("/v1") + "/control" for name in ENGINES}
 
     engines_file = tmp_path / "engines.yaml"
-    engines_file.write_text(yaml.safe_dump({"engines": {
-        name: {"kind": "openai", "base_url": urls[name], "model": name, "concurrency": IN_FLIGHT, "timeout_s": 120, "max_retries": 0}
-        for name in ENGINES
-    }}))
+    engines_file.write_text(
+        yaml.safe_dump(
+            {
+                "engines": {
+                    name: {
+                        "kind": "openai",
+                        "base_url": urls[name],
+                        "model": name,
+                        "concurrency": IN_FLIGHT,
+                        "timeout_s": 120,
+                        "max_retries": 0,
+                    }
+                    for name in ENGINES
+                }
+            }
+        )
+    )
     workloads_dir = tmp_path / "workloads"
     workloads_dir.mkdir()
     for workload, dataset in WORKLOADS.items():
@@ -224,16 +237,38 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
     for name in ("DAGSTER_HOME", "DAGSTER_PG_HOST", "DAGSTER_PG_PORT", "DAGSTER_PG_USER", "DAGSTER_PG_PASSWORD", "DAGSTER_PG_DB"):
         monkeypatch.setenv(name, env[name])
     workspace = str(REPO / "deploy" / "workspace.yaml")
-    code_server = services.start("code server", [str(BIN / "dagster"), "api", "grpc", "-m", "atlas_assets", "-h", "127.0.0.1",
-                                                 "-p", str(code_port), "--location-name", "atlas_assets"],
-                                 env, tmp_path / "code-server.log", cwd=tmp_path)
+    code_server = services.start(
+        "code server",
+        [
+            str(BIN / "dagster"),
+            "api",
+            "grpc",
+            "-m",
+            "atlas_assets",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(code_port),
+            "--location-name",
+            "atlas_assets",
+        ],
+        env,
+        tmp_path / "code-server.log",
+        cwd=tmp_path,
+    )
     # while the code server loads the definitions: create the schema, as README's first command does
-    migrate = subprocess.run([str(BIN / "dagster"), "instance", "migrate"], env=env, cwd=tmp_path,
-                             capture_output=True, text=True, timeout=GUARD_S)
+    migrate = subprocess.run(
+        [str(BIN / "dagster"), "instance", "migrate"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=GUARD_S
+    )
     assert migrate.returncode == 0, f"dagster instance migrate failed:\n{migrate.stdout}\n{migrate.stderr}"
     _wait("the code server's port", lambda: _port_open(code_port), services, GUARD_S)
-    services.start("webserver", [str(BIN / "dagster-webserver"), "-w", workspace, "-h", "127.0.0.1", "-p", str(web_port)],
-                   env, tmp_path / "webserver.log", cwd=tmp_path)
+    services.start(
+        "webserver",
+        [str(BIN / "dagster-webserver"), "-w", workspace, "-h", "127.0.0.1", "-p", str(web_port)],
+        env,
+        tmp_path / "webserver.log",
+        cwd=tmp_path,
+    )
     webserver = f"http://127.0.0.1:{web_port}"
 
     def location_loaded() -> bool:
@@ -251,9 +286,18 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
     _wait("the webserver to load the atlas_assets code location from the code server", location_loaded, services, GUARD_S)
 
     partitions = [str(dg.MultiPartitionKey({"engine": e, "workload": w})) for e in ENGINES for w in WORKLOADS]
-    launched = _graphql(webserver, BACKFILL_MUTATION, {"params": {
-        "assetSelection": [{"path": ["eval_run"]}], "partitionNames": partitions, "title": "team deployment test",
-        "runConfigData": {"execution": {"config": {"in_process": {}}}}}})
+    launched = _graphql(
+        webserver,
+        BACKFILL_MUTATION,
+        {
+            "params": {
+                "assetSelection": [{"path": ["eval_run"]}],
+                "partitionNames": partitions,
+                "title": "team deployment test",
+                "runConfigData": {"execution": {"config": {"in_process": {}}}},
+            }
+        },
+    )
     launched = launched["launchPartitionBackfill"]
     assert launched["__typename"] == "LaunchBackfillSuccess", f"launchPartitionBackfill: {launched}"
     backfill_id = launched["backfillId"]
@@ -277,9 +321,13 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
             rows = checkpoint.read_text().count("\n") if checkpoint.is_file() else 0
             return running[0] if rows == STALL_AFTER else None
 
-        victim = _wait(f"engine {STALLED}'s first run to checkpoint {STALL_AFTER} rows ($ATLAS_CACHE_DIR/evals/{STALLED}/<workload>/"
-                       f"checkpoint.jsonl) and wait on {IN_FLIGHT} held requests",
-                       stalled_run, services, GUARD_S)
+        victim = _wait(
+            f"engine {STALLED}'s first run to checkpoint {STALL_AFTER} rows ($ATLAS_CACHE_DIR/evals/{STALLED}/<workload>/"
+            f"checkpoint.jsonl) and wait on {IN_FLIGHT} held requests",
+            stalled_run,
+            services,
+            GUARD_S,
+        )
         victim_id, victim_workload = victim.dagster_run.run_id, victim.dagster_run.tags[WORKLOAD_TAG]
         held = _http_json(f"{control[STALLED]}/state")["held"]
         assert not _s3_exists(s3_client, STALLED, victim_workload), "the run to be killed already stored its results"
@@ -299,10 +347,16 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
             return run is not None and run.status == dg.DagsterRunStatus.FAILURE
 
         _wait(f"the killed run {victim_id} to be marked FAILURE", failed, services, GUARD_S)
-        crash = [e.message for e in instance.all_logs(victim_id, of_type=dg.DagsterEventType.ENGINE_EVENT) if "signal 9" in (e.message or "")]
+        crash = [
+            e.message for e in instance.all_logs(victim_id, of_type=dg.DagsterEventType.ENGINE_EVENT) if "signal 9" in (e.message or "")
+        ]
         assert crash, f"no engine event of run {victim_id} names the SIGKILL"
-        _wait("the stalled requests of the killed run to be abandoned",
-              lambda: _http_json(f"{control[STALLED]}/state")["holding"] == 0, services, GUARD_S)
+        _wait(
+            "the stalled requests of the killed run to be abandoned",
+            lambda: _http_json(f"{control[STALLED]}/state")["holding"] == 0,
+            services,
+            GUARD_S,
+        )
         state = _http_json(f"{control[STALLED]}/state")
         assert state["abandoned"] == held >= 1, f"every held request belonged to the killed run: {state}, held {held}"
         _http_json(f"{control[STALLED]}/release", {})
@@ -340,7 +394,11 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
             for workload, dataset in WORKLOADS.items():
                 partition = str(dg.MultiPartitionKey({"engine": engine, "workload": workload}))
                 data = s3_client.get_object(Bucket=BUCKET, Key=f"{PREFIX}/evals/{engine}/{workload}/results.json")["Body"].read()
-                digest = s3_client.get_object(Bucket=BUCKET, Key=f"{PREFIX}/evals/{engine}/{workload}/results.json.sha256")["Body"].read().decode()
+                digest = (
+                    s3_client.get_object(Bucket=BUCKET, Key=f"{PREFIX}/evals/{engine}/{workload}/results.json.sha256")["Body"]
+                    .read()
+                    .decode()
+                )
                 assert digest.split()[0] == hashlib.sha256(data).hexdigest(), f"{partition}: results.json.sha256 does not match"
                 results = json.loads(data)
                 assert results["complete"] is True and results["engine"]["name"] == engine and results["workload"]["id"] == workload
@@ -349,7 +407,9 @@ def test_a_backfill_on_the_team_deployment_survives_a_killed_run(tmp_path, postg
                 latest = instance.fetch_materializations(dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition]), limit=1)
                 assert latest.records[0].asset_materialization.metadata["results_sha256"].value == hashlib.sha256(data).hexdigest()
                 if engine == STALLED and workload == victim_workload:
-                    assert (results["run"]["resumed_rows"], results["run"]["sent_rows"]) == (STALL_AFTER, ROWS - STALL_AFTER), results["run"]
+                    assert (results["run"]["resumed_rows"], results["run"]["sent_rows"]) == (STALL_AFTER, ROWS - STALL_AFTER), results[
+                        "run"
+                    ]
                 else:
                     assert (results["run"]["resumed_rows"], results["run"]["sent_rows"]) == (0, ROWS), results["run"]
                 expected_rows[engine] |= {(dataset, row_id) for row_id in results["run"]["row_ids"]}

@@ -24,20 +24,34 @@ CONCURRENCY = 64
 
 
 def _atlas(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "atlas_assets.cli", *args], capture_output=True, text=True,
-                          cwd=kwargs.pop("cwd", REPO), timeout=kwargs.pop("timeout", 60), **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "atlas_assets.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=kwargs.pop("cwd", REPO),
+        timeout=kwargs.pop("timeout", 60),
+        **kwargs,
+    )
 
 
 def _spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "atlas_assets.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+    return subprocess.Popen(
+        [sys.executable, "-m", "atlas_assets.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO
+    )
 
 
 @pytest.fixture
 def serve_setup(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-prompts-v1", "prompts", prompt_rows(ROWS))
-    workload = write_workload(tmp_path / "workloads", datasets_root, "syn-prompts-v1", kind="serve", scorer=None,
-                              request={"max_tokens": 8}, concurrency=CONCURRENCY)
+    workload = write_workload(
+        tmp_path / "workloads",
+        datasets_root,
+        "syn-prompts-v1",
+        kind="serve",
+        scorer=None,
+        request={"max_tokens": 8},
+        concurrency=CONCURRENCY,
+    )
     profile = SimulatorProfile.from_block({"name": "sim-cli", "ttft_ms": 25, "per_token_ms": 0})
     with start_simulator(profile, datasets_root=datasets_root) as sim:
         yield sim, workload, datasets_root, tmp_path / "run"
@@ -56,8 +70,19 @@ def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float =
 
 
 def _run_args(sim, workload, root, out):
-    return ("eval", "run", "--workload", str(workload), "--engine", sim.base_url, "--datasets", str(root),
-            "--out", str(out), "--no-progress")
+    return (
+        "eval",
+        "run",
+        "--workload",
+        str(workload),
+        "--engine",
+        sim.base_url,
+        "--datasets",
+        str(root),
+        "--out",
+        str(out),
+        "--no-progress",
+    )
 
 
 def test_sigterm_halfway_then_resume_sends_every_row_exactly_once(serve_setup):
@@ -96,13 +121,15 @@ def test_sigkill_loses_at_most_the_requests_in_flight(serve_setup):
 
 
 def test_run_table_rescore_compare_and_list(tmp_path, capsys):
-    strong = _atlas("eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-strong", "--limit", "12",
-                    "--out", str(tmp_path / "a"))
+    strong = _atlas(
+        "eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-strong", "--limit", "12", "--out", str(tmp_path / "a")
+    )
     assert strong.returncode == 0, strong.stderr
     for expected in ("accuracy", "TTFT", "TPOT", "ITL", "E2E", "req/s", "results.json", "sha256"):
         assert expected in strong.stdout
-    weak = _atlas("eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-weak", "--limit", "12",
-                  "--out", str(tmp_path / "b"), "--json")
+    weak = _atlas(
+        "eval", "run", "--workload", "eval-instruction-v1", "--engine", "sim-weak", "--limit", "12", "--out", str(tmp_path / "b"), "--json"
+    )
     assert weak.returncode == 0 and json.loads(weak.stdout)["scores"]["total"] == 12
     code, out, _ = _main(capsys, "eval", "rescore", str(tmp_path / "a"))
     assert code == 0 and "12/12 done" in out
@@ -168,8 +195,10 @@ def test_help_teaches(capsys):
 
 
 def test_the_atlas_cli_does_not_import_dagster():
-    code = ("import sys; from atlas_assets.cli import build_parser; build_parser(); "
-            "import atlas_assets.evals.runner, atlas_assets.evals.compare; print('dagster' in sys.modules)")
+    code = (
+        "import sys; from atlas_assets.cli import build_parser; build_parser(); "
+        "import atlas_assets.evals.runner, atlas_assets.evals.compare; print('dagster' in sys.modules)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
 
@@ -185,8 +214,9 @@ def test_list_reports_names_dagster_cannot_take_and_still_lists_the_rest(tmp_pat
     write_workload(workloads, datasets_root, "syn-v1", workload_id="x...y", kind="serve", scorer=None)
     engine = {"kind": "openai", "base_url": "http://127.0.0.1:9"}
     engines = tmp_path / "engines.yaml"
-    engines.write_text(yaml.safe_dump({"engines": {"good": engine, GOOD_UNICODE: engine, **{n: engine for n, _, _ in HOSTILE_NAMES}}},
-                                      allow_unicode=True))
+    engines.write_text(
+        yaml.safe_dump({"engines": {"good": engine, GOOD_UNICODE: engine, **{n: engine for n, _, _ in HOSTILE_NAMES}}}, allow_unicode=True)
+    )
     where = ("--engines", str(engines), "--workloads", str(workloads), "--datasets", str(datasets_root))
     listed = _atlas("eval", "list", *where)
     assert listed.returncode == 1, listed.stderr
@@ -215,11 +245,14 @@ def test_write_missing_never_overwrites_a_workload_file_that_has_problems(tmp_pa
 def test_the_run_table_groups_failed_requests_by_reason():
     from atlas_assets.evals.cli import results_table
 
-    results = partial_results("abc", failures=[
-        Failure(id="a", error="HTTP 400: context", error_kind="http_4xx", status=400),
-        Failure(id="b", error="HTTP 400: context", error_kind="http_4xx", status=400),
-        Failure(id="c", error="connection reset", error_kind="connection", status=None),
-    ])
+    results = partial_results(
+        "abc",
+        failures=[
+            Failure(id="a", error="HTTP 400: context", error_kind="http_4xx", status=400),
+            Failure(id="b", error="HTTP 400: context", error_kind="http_4xx", status=400),
+            Failure(id="c", error="connection reset", error_kind="connection", status=None),
+        ],
+    )
     lines = results_table(results).splitlines()
     failed = [line for line in lines if line.startswith("  failed")]
     assert failed[0].split()[1:4] == ["2", "http_4xx", "(HTTP"] and "connection" in failed[1] and len(failed) == 2

@@ -63,11 +63,28 @@ def test_non_streaming_parses_the_message_and_usage():
 
 @pytest.mark.parametrize("stream", [True, False])
 def test_tool_calls_are_assembled(datasets_root, stream):
-    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
-        "type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string"}}, "required": ["city"]}}}]
-    row = {"id": "tool-1", "category": "weather", "difficulty": "easy", "prompt": "What is the weather in Oslo, in celsius?",
-           "answer": {"tool_call": {"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}},
-           "scorer": "tool_call", "meta": {"tools": tools}}
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
+                    "required": ["city"],
+                },
+            },
+        }
+    ]
+    row = {
+        "id": "tool-1",
+        "category": "weather",
+        "difficulty": "easy",
+        "prompt": "What is the weather in Oslo, in celsius?",
+        "answer": {"tool_call": {"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}},
+        "scorer": "tool_call",
+        "meta": {"tools": tools},
+    }
     write_dataset(datasets_root, "syn-tools-v1", "eval", [row], default_scorer="tool_call")
     spec = registry.discover(datasets_root)[0]
     with start_simulator(_profile(), datasets_root=datasets_root) as sim:
@@ -172,6 +189,7 @@ def test_a_refused_connection_is_retried_then_reported():
 
 def test_models_answer_and_a_bounded_keep_alive_pool():
     with start_simulator(_profile()) as sim:
+
         async def go():
             async with EngineClient(sim.base_url, concurrency=4) as client:
                 models = await client.models()

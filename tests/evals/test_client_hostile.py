@@ -45,8 +45,9 @@ async def _llama_server(request, writer) -> bool:
 
 def _serve_workload(tmp_path, datasets_root, n=50):
     write_dataset(datasets_root, "syn-prompts-v1", "prompts", prompt_rows(n))
-    path = write_workload(tmp_path / "workloads", datasets_root, "syn-prompts-v1", kind="serve", concurrency=4,
-                          request={"max_tokens": 16, "stream": True})
+    path = write_workload(
+        tmp_path / "workloads", datasets_root, "syn-prompts-v1", kind="serve", concurrency=4, request={"max_tokens": 16, "stream": True}
+    )
     return load_workload(path)
 
 
@@ -138,8 +139,11 @@ STREAM_CASES = {
     "content-number": (sse({"choices": [{"delta": {"content": 5}}]}), "protocol", "delta.content is int"),
     "usage-string": (sse(chunk("a", "stop"), {"choices": [], "usage": "lots"}), "protocol", "usage is str"),
     "usage-list": (sse(chunk("a", "stop"), {"choices": [], "usage": [1]}), "protocol", "usage is list"),
-    "tokens-1e300": (sse(chunk("a", "stop"), {"choices": [], "usage": {"completion_tokens": 1e300}}), "protocol",
-                     "usage.completion_tokens = 1e+300 is not a token count"),
+    "tokens-1e300": (
+        sse(chunk("a", "stop"), {"choices": [], "usage": {"completion_tokens": 1e300}}),
+        "protocol",
+        "usage.completion_tokens = 1e+300 is not a token count",
+    ),
     "tool-delta-string": (sse(TOOL("call")), "protocol", "tool-call delta is str"),
     "tool-index-minus-1": (sse(TOOL({"index": -1, "function": {"name": "f"}})), "protocol", "tool-call index -1"),
     "tool-index-50M": (sse(TOOL({"index": 50_000_000, "function": {"name": "f"}})), "protocol", "tool-call index 50000000"),
@@ -217,8 +221,9 @@ def test_a_gzip_bomb_error_body_is_bounded_too():
     assert result.error_kind == "too_large"
 
 
-@pytest.mark.parametrize("header, waited", [("1000000000000", 0.05), ("-5", 0.0), ("soon", None), ("inf", None),
-                                            ("Fri, 31 Dec 9999 23:59:59 GMT", 0.05)])
+@pytest.mark.parametrize(
+    "header, waited", [("1000000000000", 0.05), ("-5", 0.0), ("soon", None), ("inf", None), ("Fri, 31 Dec 9999 23:59:59 GMT", 0.05)]
+)
 def test_an_absurd_retry_after_is_capped_or_ignored(header, waited):
     respond = _fixed(http(429, b'{"error": {"message": "slow down"}}', extra=f"Retry-After: {header}\r\n"))
     result = _run(respond, retry=RetryPolicy(max_retries=1, backoff_s=0.02, retry_after_max_s=0.05))
@@ -232,8 +237,13 @@ def test_an_absurd_retry_after_is_capped_or_ignored(header, waited):
 @pytest.mark.parametrize("answer", [b"[1, 2]", b"garbage \xff", b'{"data": 5}', b'{"data": "m"}'])
 def test_a_malformed_models_answer_is_kept_and_the_run_goes_on(tmp_path, datasets_root, answer):
     async def respond(request, writer):
-        writer.write(http(200, answer if request.path.endswith("/models") else GOOD_STREAM,
-                          "application/json" if request.path.endswith("/models") else "text/event-stream"))
+        writer.write(
+            http(
+                200,
+                answer if request.path.endswith("/models") else GOOD_STREAM,
+                "application/json" if request.path.endswith("/models") else "text/event-stream",
+            )
+        )
         return False
 
     workload = _serve_workload(tmp_path, datasets_root, n=3)
@@ -272,11 +282,14 @@ def test_the_engine_file_sets_the_client_limits():
     assert (client.max_response_bytes, client.max_tool_calls) == (4096, 3)
 
 
-@pytest.mark.parametrize("message, kind, attempts", [
-    (b'{"error": {"message": "image input is not supported"}}', "unsupported_input", 1),
-    (b'{"error": {"message": "this model does not support tools"}}', "unsupported_input", 1),
-    (b'{"error": {"message": "out of memory"}}', "http_5xx", 3),
-])
+@pytest.mark.parametrize(
+    "message, kind, attempts",
+    [
+        (b'{"error": {"message": "image input is not supported"}}', "unsupported_input", 1),
+        (b'{"error": {"message": "this model does not support tools"}}', "unsupported_input", 1),
+        (b'{"error": {"message": "out of memory"}}', "http_5xx", 3),
+    ],
+)
 def test_a_5xx_that_says_the_input_is_not_supported_is_not_retried(message, kind, attempts):
     result = _run(_fixed(http(500, message)), retry=RetryPolicy(max_retries=2, backoff_s=0.0))
     assert (result.error_kind, result.attempts) == (kind, attempts)

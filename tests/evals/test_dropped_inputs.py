@@ -8,8 +8,16 @@ from atlas_assets.evals.runner import run_eval
 from atlas_assets.evals.workloads import resolve_workload
 from tests.helpers.evals import checkpoint_record
 
-TOOLS = [{"type": "function", "function": {"name": "convert", "description": "convert a temperature " * 10,
-                                           "parameters": {"type": "object", "properties": {"celsius": {"type": "number"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "convert",
+            "description": "convert a temperature " * 10,
+            "parameters": {"type": "object", "properties": {"celsius": {"type": "number"}}},
+        },
+    }
+]
 
 
 def _body(text: str, tools=None, images: int = 0) -> dict:
@@ -43,6 +51,7 @@ def test_a_text_only_engine_on_the_vision_suite_is_reported_and_a_vision_engine_
 
 
 def test_an_engine_that_calls_tools_is_not_reported(tmp_path):
-    outcome = run_eval(resolve_workload("eval-tools-v1"), Engine(name="s", kind="simulator", simulator={"preset": "sim-strong"}),
-                       tmp_path / "s", limit=12)
+    outcome = run_eval(
+        resolve_workload("eval-tools-v1"), Engine(name="s", kind="simulator", simulator={"preset": "sim-strong"}), tmp_path / "s", limit=12
+    )
     assert not any("tools were probably dropped" in w for w in outcome.results.warnings)

@@ -20,8 +20,10 @@ def test_the_shipped_file_holds_simulator_profiles_and_commented_real_engines():
     for example in ("#  vllm-local:", "#  llamacpp-local:", "#  openai:", "#    api_key_env: OPENAI_API_KEY"):
         assert example in text
     # the commented examples are valid engines once uncommented
-    uncommented = "\n".join(line[1:] if line.startswith("#  ") or line.startswith("#    ") else line
-                            for line in text.splitlines()[text.splitlines().index("# Real engines. Uncomment one, or pass a URL instead of a name:") + 3:])
+    uncommented = "\n".join(
+        line[1:] if line.startswith("#  ") or line.startswith("#    ") else line
+        for line in text.splitlines()[text.splitlines().index("# Real engines. Uncomment one, or pass a URL instead of a name:") + 3 :]
+    )
     examples = yaml.safe_load("engines:\n" + uncommented)["engines"]
     assert set(examples) == {"vllm-local", "llamacpp-local", "openai"}
 
@@ -41,7 +43,10 @@ def _write(tmp_path, engines):
         ({"x": {"kind": "simulator", "simulator": {"preset": "nope"}}}, r"unknown preset 'nope'"),
         ({"x": {"kind": "openai", "base_url": "http://h", "timeout_s": 0}}, r"engines\.x\.timeout_s: Input should be greater than 0"),
         ({"x": {"kind": "vllm", "base_url": "http://h"}}, r"engines\.x\.kind: unknown engine kind 'vllm'; known kinds: openai, simulator"),
-        ({"x": {"kind": "openai", "base_url": "http://h", "api_key": "sk-..."}}, r"engines\.x\.api_key: unknown field \(not in the schema\)"),
+        (
+            {"x": {"kind": "openai", "base_url": "http://h", "api_key": "sk-..."}},
+            r"engines\.x\.api_key: unknown field \(not in the schema\)",
+        ),
     ],
 )
 def test_errors_name_the_file_and_the_field(tmp_path, engines, message):
@@ -106,8 +111,10 @@ def test_a_name_dagster_cannot_take_is_reported_and_the_other_engines_load(tmp_p
 
 def test_the_report_names_the_line_and_keeps_engines_whose_body_is_fine(tmp_path):
     path = tmp_path / "engines.yaml"
-    path.write_text("engines:\n  good:\n    kind: openai\n    base_url: http://h\n  'a|b':\n    kind: openai\n    base_url: http://h\n"
-                    "  no-url:\n    kind: openai\n  '':\n    kind: vllm\n")
+    path.write_text(
+        "engines:\n  good:\n    kind: openai\n    base_url: http://h\n  'a|b':\n    kind: openai\n    base_url: http://h\n"
+        "  no-url:\n    kind: openai\n  '':\n    kind: vllm\n"
+    )
     report = load_engines_report(path)
     assert report.names == ["good"]
     assert [str(p) for p in report.problems] == [
@@ -119,9 +126,13 @@ def test_the_report_names_the_line_and_keeps_engines_whose_body_is_fine(tmp_path
 
 
 def test_a_file_that_cannot_be_used_at_all_gives_no_engines(tmp_path):
-    for text, says in [("engines: [unclosed\n", "not valid YAML"), ("", "the file is empty"), ("engines: {}\n", "the file defines no engine"),
-                       ("engines:\n  'a|b': {kind: openai, base_url: 'http://h'}\n", "engine name: contains '|'"),
-                       ("engine:\n  x: {kind: openai, base_url: 'http://h'}\n", "engine: unknown field (not in the schema)")]:
+    for text, says in [
+        ("engines: [unclosed\n", "not valid YAML"),
+        ("", "the file is empty"),
+        ("engines: {}\n", "the file defines no engine"),
+        ("engines:\n  'a|b': {kind: openai, base_url: 'http://h'}\n", "engine name: contains '|'"),
+        ("engine:\n  x: {kind: openai, base_url: 'http://h'}\n", "engine: unknown field (not in the schema)"),
+    ]:
         (tmp_path / "engines.yaml").write_text(text)
         report = load_engines_report(tmp_path / "engines.yaml")
         assert report.entries == {} and says in "\n".join(map(str, report.problems)), text

@@ -27,7 +27,8 @@ def test_eval_run_metadata_names_the_applied_errata(tmp_path, dagster_home):
     resources = eval_run_resources(tmp_path, workloads_dir)
     instance = dg.DagsterInstance.get()
     instance.report_runless_asset_event(
-        dg.AssetMaterialization(dataset_key(WORKLOAD), tags={"dagster/data_version": registry.read_lock()[WORKLOAD]}))
+        dg.AssetMaterialization(dataset_key(WORKLOAD), tags={"dagster/data_version": registry.read_lock()[WORKLOAD]})
+    )
     key = dg.MultiPartitionKey({"engine": ENGINE, "workload": WORKLOAD})
     assert dg.materialize([run_asset], instance=instance, resources=resources, partition_key=key).success
     metadata = instance.get_latest_materialization_event(dg.AssetKey("eval_run")).asset_materialization.metadata

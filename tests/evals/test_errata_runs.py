@@ -32,14 +32,29 @@ N = 30
 
 
 def _rows(n: int = N) -> list[dict]:
-    return [{"id": f"q-{i:04d}", "category": "sum", "difficulty": ["easy", "medium", "hard"][i % 3],
-             "prompt": f"What is {i} plus {i + 2}? Reply with the number only.", "answer": str(2 * i + 2), "scorer": "numeric"}
-            for i in range(n)]
+    return [
+        {
+            "id": f"q-{i:04d}",
+            "category": "sum",
+            "difficulty": ["easy", "medium", "hard"][i % 3],
+            "prompt": f"What is {i} plus {i + 2}? Reply with the number only.",
+            "answer": str(2 * i + 2),
+            "scorer": "numeric",
+        }
+        for i in range(n)
+    ]
 
 
 def _erratum(eid: str, row: str, reason: str | None = None) -> dict:
-    return {"id": eid, "dataset": "syn-eval-v1", "row": row, "action": "exclude",
-            "reason": reason or f"the key of {row} is ambiguous (test)", "reference": "tests", "date": "2026-12-01"}
+    return {
+        "id": eid,
+        "dataset": "syn-eval-v1",
+        "row": row,
+        "action": "exclude",
+        "reason": reason or f"the key of {row} is ambiguous (test)",
+        "reference": "tests",
+        "date": "2026-12-01",
+    }
 
 
 def _write_errata(root: Path, *entries: dict) -> Path:
@@ -58,10 +73,16 @@ def _pin(root: Path, *ids: str) -> dict:
 def setup(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-eval-v1", "eval", _rows(), default_scorer="numeric")
     _write_errata(datasets_root, _erratum("err-0001", "q-0000"), _erratum("err-0002", "q-0001"))
-    pinned = write_workload(tmp_path / "pinned", datasets_root, "syn-eval-v1", scorer="numeric", concurrency=8,
-                            request={"max_tokens": 32}, errata=_pin(datasets_root, "err-0001", "err-0002"))
-    plain = write_workload(tmp_path / "plain", datasets_root, "syn-eval-v1", scorer="numeric", concurrency=8,
-                           request={"max_tokens": 32})
+    pinned = write_workload(
+        tmp_path / "pinned",
+        datasets_root,
+        "syn-eval-v1",
+        scorer="numeric",
+        concurrency=8,
+        request={"max_tokens": 32},
+        errata=_pin(datasets_root, "err-0001", "err-0002"),
+    )
+    plain = write_workload(tmp_path / "plain", datasets_root, "syn-eval-v1", scorer="numeric", concurrency=8, request={"max_tokens": 32})
     with start_simulator(SimulatorProfile.from_block(SPLIT), datasets_root=datasets_root) as sim:
         yield datasets_root, load_workload(pinned), load_workload(plain), sim
 
@@ -104,8 +125,14 @@ def test_a_workload_that_does_not_pin_the_errata_scores_every_row(tmp_path, setu
     root, _, plain, sim = setup
     res = run_eval(plain, _engine(sim), tmp_path / "run", datasets_root=root).results
     assert (res.scores.total, res.scores.correct, res.scores.excluded) == (N, 20, [])
-    assert res.errata.model_dump() == {"file": "errata.json", "file_sha256": sha256_file(root / "errata.json"), "pinned": [],
-                                       "pin_sha256": None, "applied": [], "excluded_rows": []}
+    assert res.errata.model_dump() == {
+        "file": "errata.json",
+        "file_sha256": sha256_file(root / "errata.json"),
+        "pinned": [],
+        "pin_sha256": None,
+        "applied": [],
+        "excluded_rows": [],
+    }
 
 
 def test_a_later_erratum_changes_nothing_and_an_edited_one_is_refused(tmp_path, setup):
@@ -133,8 +160,21 @@ def _atlas(*args: str) -> subprocess.CompletedProcess:
 def test_rescore_applies_the_pinned_errata_and_on_request_the_current_workloads(tmp_path, setup):
     root, pinned, plain, sim = setup
     workloads = tmp_path / "plain"
-    ran = _atlas("eval", "run", "--workload", "syn-eval-v1", "--workloads", str(workloads), "--datasets", str(root),
-                 "--engine", sim.base_url, "--out", str(tmp_path / "old"), "--json")
+    ran = _atlas(
+        "eval",
+        "run",
+        "--workload",
+        "syn-eval-v1",
+        "--workloads",
+        str(workloads),
+        "--datasets",
+        str(root),
+        "--engine",
+        sim.base_url,
+        "--out",
+        str(tmp_path / "old"),
+        "--json",
+    )
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout)["scores"]["total"] == N
     # the workload file gains a pin after the run
@@ -145,8 +185,9 @@ def test_rescore_applies_the_pinned_errata_and_on_request_the_current_workloads(
     assert plain_rescore.returncode == 0, plain_rescore.stderr
     res = json.loads(plain_rescore.stdout)
     assert res["scores"]["total"] == N and res["errata"]["pinned"] == []  # the run's own workload pinned none
-    applied = _atlas("eval", "rescore", str(tmp_path / "old"), "--datasets", str(root), "--workloads", str(workloads),
-                     "--errata-from-workload")
+    applied = _atlas(
+        "eval", "rescore", str(tmp_path / "old"), "--datasets", str(root), "--workloads", str(workloads), "--errata-from-workload"
+    )
     assert applied.returncode == 0, applied.stderr
     assert "errata      err-0002 applied: 1 row(s) out of scoring (q-0001)" in applied.stdout
     assert "accuracy    68.97% (20/29)" in applied.stdout
@@ -177,18 +218,26 @@ def test_compare_says_when_the_errata_differ_and_pairs_only_rows_both_scored(tmp
 
 
 def test_a_serve_workload_cannot_pin_errata(tmp_path, datasets_root):
-    body = {"id": "w", "dataset": {"id": "d", "sha256": "0" * 64}, "kind": "serve", "input_tokens": 3,
-            "errata": {"ids": ["err-0001"], "sha256": "0" * 64}}
+    body = {
+        "id": "w",
+        "dataset": {"id": "d", "sha256": "0" * 64},
+        "kind": "serve",
+        "input_tokens": 3,
+        "errata": {"ids": ["err-0001"], "sha256": "0" * 64},
+    }
     with pytest.raises(ValueError, match="a serve workload is not scored, so it applies no errata"):
         Workload.model_validate(body)
     with pytest.raises(ValueError, match="is not an erratum id"):
         Workload.model_validate({**body, "kind": "eval", "scorer": "exact", "errata": {"ids": ["E1"], "sha256": "0" * 64}})
 
 
-@pytest.mark.parametrize("workload_id, rows, reviewed", [
-    ("eval-security-v2", 255, {"sec2-0209"}),
-    ("eval-commonsense-v2", 252, {"common2-0114", "common2-0124"}),
-])
+@pytest.mark.parametrize(
+    "workload_id, rows, reviewed",
+    [
+        ("eval-security-v2", 255, {"sec2-0209"}),
+        ("eval-commonsense-v2", 252, {"common2-0114", "common2-0124"}),
+    ],
+)
 def test_the_real_v2_workloads_pin_the_review_errata(tmp_path, workload_id, rows, reviewed):
     workload = resolve_workload(workload_id)
     assert workload.errata is not None

@@ -23,9 +23,17 @@ ROWS = 40
 
 
 def _rows(n):
-    return [{"id": f"q-{i:04d}", "category": ["alpha", "beta"][i % 2], "difficulty": ["easy", "medium", "hard"][i % 3],
-             "prompt": f"What is {i} plus {i + 1}? Reply with the number only.", "answer": str(2 * i + 1), "scorer": "numeric"}
-            for i in range(n)]
+    return [
+        {
+            "id": f"q-{i:04d}",
+            "category": ["alpha", "beta"][i % 2],
+            "difficulty": ["easy", "medium", "hard"][i % 3],
+            "prompt": f"What is {i} plus {i + 1}? Reply with the number only.",
+            "answer": str(2 * i + 1),
+            "scorer": "numeric",
+        }
+        for i in range(n)
+    ]
 
 
 def _sim(name="sim-report", **fields):
@@ -36,8 +44,9 @@ def _sim(name="sim-report", **fields):
 @pytest.fixture
 def synthetic(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-report-v1", "eval", _rows(ROWS), default_scorer="numeric")
-    path = write_workload(tmp_path / "workloads", datasets_root, "syn-report-v1", scorer="numeric", concurrency=4,
-                          request={"max_tokens": 64, "stream": True})
+    path = write_workload(
+        tmp_path / "workloads", datasets_root, "syn-report-v1", scorer="numeric", concurrency=4, request={"max_tokens": 64, "stream": True}
+    )
     return datasets_root, load_workload(path)
 
 
@@ -50,8 +59,7 @@ def test_repeated_and_resumed_runs_keep_the_content_digest_and_change_the_bytes(
     full = run_eval(workload, engine, tmp_path / "a", datasets_root=root)
     again = run_eval(workload, engine, tmp_path / "a", datasets_root=root)  # a new simulator, another port
     stop = threading.Event()
-    partial = run_eval(workload, engine, tmp_path / "b", datasets_root=root, concurrency=1, stop=stop,
-                       on_record=lambda record: stop.set())
+    partial = run_eval(workload, engine, tmp_path / "b", datasets_root=root, concurrency=1, stop=stop, on_record=lambda record: stop.set())
     resumed = run_eval(workload, engine, tmp_path / "b", datasets_root=root)
 
     assert again.sent == 0 and again.resumed == ROWS
@@ -72,9 +80,15 @@ def test_the_content_digest_follows_outputs_verdicts_and_scores_only(tmp_path, s
     assert digest == outcome.content_sha256
 
     facts_changed = results
-    for field, value in (("created_at", "1999-01-01T00:00:00Z"), ("engine.base_url", "http://127.0.0.1:1/v1"),
-                         ("metrics.duration_s", results.metrics.duration_s * 3), ("run.sent_rows", 0), ("run.resumed_rows", 12),
-                         ("run.concurrency", 99), ("workload.concurrency", 99)):
+    for field, value in (
+        ("created_at", "1999-01-01T00:00:00Z"),
+        ("engine.base_url", "http://127.0.0.1:1/v1"),
+        ("metrics.duration_s", results.metrics.duration_s * 3),
+        ("run.sent_rows", 0),
+        ("run.resumed_rows", 12),
+        ("run.concurrency", 99),
+        ("workload.concurrency", 99),
+    ):
         facts_changed = _set(facts_changed, field, value)
     timed = {k: r.model_copy(update={"e2e_s": 9.9, "ttft_s": 1.0, "started_at": 0.0, "attempts": 3}) for k, r in records.items()}
     assert content_sha256(facts_changed, timed) == digest
@@ -84,11 +98,25 @@ def test_the_content_digest_follows_outputs_verdicts_and_scores_only(tmp_path, s
     verdict = {**records, first: _set(records[first], "score.correct", not records[first].score.correct)}
     scores = _set(results, "scores.correct", results.scores.correct + 1)
     model = _set(results, "model", "another-model")
-    assert len({digest, content_sha256(results, output), content_sha256(results, verdict),
-                content_sha256(scores, records), content_sha256(model, records)}) == 5
+    assert (
+        len(
+            {
+                digest,
+                content_sha256(results, output),
+                content_sha256(results, verdict),
+                content_sha256(scores, records),
+                content_sha256(model, records),
+            }
+        )
+        == 5
+    )
 
-    failed = {**records, first: records[first].model_copy(
-        update={"error": "connection error: Cannot connect to host 127.0.0.1:4242", "error_kind": "connection"})}
+    failed = {
+        **records,
+        first: records[first].model_copy(
+            update={"error": "connection error: Cannot connect to host 127.0.0.1:4242", "error_kind": "connection"}
+        ),
+    }
     moved = {**failed, first: _set(failed[first], "error", "connection error: Cannot connect to host 127.0.0.1:5353")}
     assert content_sha256(results, failed) == content_sha256(results, moved) != digest
     call = {"type": "function", "function": {"name": "f", "arguments": "{}"}}
@@ -138,8 +166,16 @@ def test_an_interrupted_run_ends_with_a_line_that_says_so(tmp_path, synthetic):
     root, workload = synthetic
     lines: list[str] = []
     stop = threading.Event()
-    run_eval(workload, _sim(), tmp_path / "a", datasets_root=root, concurrency=1, stop=stop,
-             on_record=lambda record: stop.set(), progress_log=ProgressLog(lines.append, 3600))
+    run_eval(
+        workload,
+        _sim(),
+        tmp_path / "a",
+        datasets_root=root,
+        concurrency=1,
+        stop=stop,
+        on_record=lambda record: stop.set(),
+        progress_log=ProgressLog(lines.append, 3600),
+    )
     assert re.search(r": [1-9]\d*/40 rows .* · stopped after \d+ s: run again to resume$", lines[-1])
 
 
@@ -230,8 +266,9 @@ def test_retries_come_from_the_records(tmp_path, synthetic):
 
 def test_serve_workloads_get_serving_facts_only(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-serve-v1", "prompts", prompt_rows(8))
-    workload = load_workload(write_workload(tmp_path / "w", datasets_root, "syn-serve-v1", kind="serve", scorer=None,
-                                            request={"max_tokens": 16}))
+    workload = load_workload(
+        write_workload(tmp_path / "w", datasets_root, "syn-serve-v1", kind="serve", scorer=None, request={"max_tokens": 16})
+    )
     outcome = run_eval(workload, _sim(), tmp_path / "a", datasets_root=datasets_root)
     keys = [f.key for f in outcome.facts()]
     assert keys[0] == "requests_failed"
@@ -258,8 +295,10 @@ def test_wrong_rows_cells_are_escaped_and_cut_and_excluded_rows_left_out():
 
 def test_failures_by_reason_counts_each_class_and_status():
     failures = [Failure(id=f"r{i}", error_kind="http_5xx", status=503, error="HTTP 503: busy") for i in range(7)]
-    failures += [Failure(id="t", error_kind="timeout", status=None, error="timeout after 60 s"),
-                 Failure(id="c", error_kind="http_4xx", status=400, error="HTTP 400: context | too long")]
+    failures += [
+        Failure(id="t", error_kind="timeout", status=None, error="timeout after 60 s"),
+        Failure(id="c", error_kind="http_4xx", status=400, error="HTTP 400: context | too long"),
+    ]
     lines = failures_by_reason(failures).splitlines()
     assert lines[2] == "| http_5xx (HTTP 503) | 7 | `r0`, `r1`, `r2`, `r3`, `r4` +2 more | HTTP 503: busy |"
     assert lines[3] == "| http_4xx (HTTP 400) | 1 | `c` | HTTP 400: context \\| too long |"

@@ -35,9 +35,17 @@ VERDICTS = ("right", "wrong", "failed")
 
 
 def _rows(n: int) -> list[dict[str, Any]]:
-    return [{"id": f"q-{i:04d}", "category": "alpha", "difficulty": "easy",
-             "prompt": f"What is {i} plus {i + 1}? Reply with the number only.", "answer": str(2 * i + 1), "scorer": "numeric"}
-            for i in range(n)]
+    return [
+        {
+            "id": f"q-{i:04d}",
+            "category": "alpha",
+            "difficulty": "easy",
+            "prompt": f"What is {i} plus {i + 1}? Reply with the number only.",
+            "answer": str(2 * i + 1),
+            "scorer": "numeric",
+        }
+        for i in range(n)
+    ]
 
 
 def _planned(i: int, second: bool) -> str:
@@ -79,15 +87,22 @@ def runs(tmp_path_factory) -> Runs:
     base = tmp_path_factory.mktemp("browser-runs")
     root = base / "datasets"
     write_dataset(root, "syn-browser-v1", "eval", _rows(ROWS), default_scorer="numeric")
-    workload = load_workload(write_workload(base / "workloads", root, "syn-browser-v1", scorer="numeric", concurrency=4,
-                                            request={"max_tokens": 32, "stream": True}))
+    workload = load_workload(
+        write_workload(
+            base / "workloads", root, "syn-browser-v1", scorer="numeric", concurrency=4, request={"max_tokens": 32, "stream": True}
+        )
+    )
     for name, second in (("first", False), ("second", True)):
         with HostileServer(_engine_answering(second)) as server:
             engine = resolve_engine(server.base_url, model="m").model_copy(update={"max_retries": 0, "concurrency": 4})
             outcome = run_eval(workload, engine, base / name, datasets_root=root)
         assert outcome.complete and len(outcome.records) == ROWS
-    run_eval(resolve_workload("eval-math-v1"), Engine(name="weak", kind="simulator", simulator={"preset": "sim-weak"}),
-             base / "simulator", limit=20)
+    run_eval(
+        resolve_workload("eval-math-v1"),
+        Engine(name="weak", kind="simulator", simulator={"preset": "sim-weak"}),
+        base / "simulator",
+        limit=20,
+    )
     return Runs(root, base / "first", base / "second", base / "simulator")
 
 
@@ -114,8 +129,12 @@ def page(chromium):
 def _counts(run_dir: Path) -> dict[str, int]:
     """right/wrong/failed as results.json counts them."""
     scores = orjson.loads((run_dir / RESULTS).read_bytes())["scores"]
-    return {"right": scores["correct"], "failed": scores["failed"], "wrong": scores["total"] - scores["correct"] - scores["failed"],
-            "all": scores["total"]}
+    return {
+        "right": scores["correct"],
+        "failed": scores["failed"],
+        "wrong": scores["total"] - scores["correct"] - scores["failed"],
+        "all": scores["total"],
+    }
 
 
 def _records(run_dir: Path) -> dict[str, dict[str, Any]]:
@@ -132,8 +151,10 @@ def _open_clean(page: Page, path: Path) -> None:
     assert page.requests() == [url], f"{path}: the page is not self-contained, it requested {page.requests()}"
 
 
-VISIBLE_ROWS = ("Array.from(document.querySelectorAll('tbody tr.s')).filter(function(r){return r.getClientRects().length>0})"
-                ".map(function(r){return [r.cells[0].textContent, r.cells[1].textContent]})")
+VISIBLE_ROWS = (
+    "Array.from(document.querySelectorAll('tbody tr.s')).filter(function(r){return r.getClientRects().length>0})"
+    ".map(function(r){return [r.cells[0].textContent, r.cells[1].textContent]})"
+)
 
 
 # --------------------------------------------------------------------------- the page
@@ -181,8 +202,9 @@ def test_a_rows_details_open_on_click(page, runs):
     top = page.evaluate(f"{details}.getBoundingClientRect().top")
     assert 0 <= top < page.evaluate("innerHeight"), f"the details of {row_id} are not in view after the jump (top {top})"
     page.poll(f"{details}.open === true", "details opened by the jump")  # the hashchange handler runs after the jump
-    output = page.evaluate(f"(function(){{var p={details}.querySelectorAll('pre')[1];"
-                           "return [p.textContent, p.getClientRects().length>0]})()")
+    output = page.evaluate(
+        f"(function(){{var p={details}.querySelectorAll('pre')[1];return [p.textContent, p.getClientRects().length>0]}})()"
+    )
     assert output == [records[row_id]["content"], True]
     page.click(f"details[id='{row_id}'] > summary")
     assert page.evaluate(f"{details}.open") is False
@@ -213,16 +235,17 @@ def test_the_vs_page_shows_the_rows_whose_verdict_differs(page, runs, tmp_path):
     from atlas_assets.cli import main
 
     out = tmp_path / "vs.html"
-    assert main(["eval", "show", str(runs.first), "--vs", str(runs.second), "--html", str(out),
-                 "--datasets", str(runs.datasets_root)]) == 0
+    assert main(["eval", "show", str(runs.first), "--vs", str(runs.second), "--html", str(out), "--datasets", str(runs.datasets_root)]) == 0
     expected = {f"q-{i:04d}": _planned(i, False) for i in range(ROWS) if _planned(i, False) != _planned(i, True)}
     assert len(expected) == 6
     _open_clean(page, out)
     heading = page.evaluate("Array.from(document.querySelectorAll('h2')).map(function(h){return h.textContent})")
     assert any(h.endswith(f": {len(expected)} rows differ") for h in heading), heading
-    versus = ("Array.from(document.querySelectorAll('table')[0].querySelectorAll('tbody tr'))"
-              ".filter(function(r){return r.getClientRects().length>0})"
-              ".map(function(r){return Array.from(r.cells).map(function(c){return c.textContent})})")
+    versus = (
+        "Array.from(document.querySelectorAll('table')[0].querySelectorAll('tbody tr'))"
+        ".filter(function(r){return r.getClientRects().length>0})"
+        ".map(function(r){return Array.from(r.cells).map(function(c){return c.textContent})})"
+    )
     listed = page.evaluate(versus)
     assert sorted(r[0] for r in listed) == sorted(expected)
     for row_id, this, other, answer in listed:
@@ -261,8 +284,10 @@ def test_a_screenshot_is_a_png_of_the_rendered_page(page, runs, tmp_path):
 def test_the_checks_catch_a_page_that_breaks_the_rules(page, tmp_path):
     """The same checks on a page that runs injected script, errs and fetches: they fire."""
     bad = tmp_path / "bad.html"
-    bad.write_text("<!doctype html><html><body><p>x</p><script>window.__pwned=1;console.error('logged');</script>"
-                   "<img src='http://127.0.0.1:9/tracker.png'><script>throw new Error('boom')</script></body></html>")
+    bad.write_text(
+        "<!doctype html><html><body><p>x</p><script>window.__pwned=1;console.error('logged');</script>"
+        "<img src='http://127.0.0.1:9/tracker.png'><script>throw new Error('boom')</script></body></html>"
+    )
     url = bad.resolve().as_uri()
     page.navigate(url)
     assert page.evaluate("window.__pwned") == 1

@@ -93,14 +93,28 @@ def test_a_recipe_that_does_not_rebuild_is_an_error_not_a_bare_question():
         build_messages(broken, spec)
 
 
-TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
-          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather for a city",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+    }
+]
 
 
 def test_tool_rows_send_their_schemas_with_tool_choice_auto(datasets_root):
-    row = {"id": "tool-1", "category": "weather", "difficulty": "easy", "prompt": "Weather in Oslo?",
-           "answer": {"tool_call": {"name": "get_weather", "arguments": {"city": "Oslo"}}}, "scorer": "tool_call",
-           "meta": {"tools": TOOLS}}
+    row = {
+        "id": "tool-1",
+        "category": "weather",
+        "difficulty": "easy",
+        "prompt": "Weather in Oslo?",
+        "answer": {"tool_call": {"name": "get_weather", "arguments": {"city": "Oslo"}}},
+        "scorer": "tool_call",
+        "meta": {"tools": TOOLS},
+    }
     write_dataset(datasets_root, "syn-tools-v1", "eval", [row], default_scorer="tool_call")
     body = build_body(row, _spec("syn-tools-v1", datasets_root), STREAM, "m")
     assert body == {
@@ -117,20 +131,38 @@ def test_tool_rows_send_their_schemas_with_tool_choice_auto(datasets_root):
 
 def test_vision_rows_send_text_then_the_image_as_a_data_uri(datasets_root):
     png = b"\x89PNG\r\n\x1a\n" + b"fake-bytes-for-the-test"
-    row = {"id": "vis-1", "category": "shapes", "difficulty": "easy", "prompt": "How many circles?",
-           "answer": "3", "scorer": "numeric", "image": "images/vis-1.png"}
+    row = {
+        "id": "vis-1",
+        "category": "shapes",
+        "difficulty": "easy",
+        "prompt": "How many circles?",
+        "answer": "3",
+        "scorer": "numeric",
+        "image": "images/vis-1.png",
+    }
     write_dataset(datasets_root, "syn-vision-v1", "eval", [row], files={"images/vis-1.png": png})
     messages = build_messages(row, _spec("syn-vision-v1", datasets_root))
-    assert messages == [{"role": "user", "content": [
-        {"type": "text", "text": "How many circles?"},
-        {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}},
-    ]}]
+    assert messages == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "How many circles?"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}},
+            ],
+        }
+    ]
 
 
 def test_vision_row_with_messages_puts_the_image_on_the_last_user_turn(datasets_root):
-    row = {"id": "vis-2", "category": "c", "difficulty": "easy", "answer": "A", "scorer": "exact",
-           "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What colour?"}],
-           "image": "images/v.jpg"}
+    row = {
+        "id": "vis-2",
+        "category": "c",
+        "difficulty": "easy",
+        "answer": "A",
+        "scorer": "exact",
+        "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What colour?"}],
+        "image": "images/v.jpg",
+    }
     write_dataset(datasets_root, "syn-vision-v1", "eval", [row], files={"images/v.jpg": b"\xff\xd8jpeg"})
     messages = build_messages(row, _spec("syn-vision-v1", datasets_root))
     assert messages[0] == {"role": "system", "content": "Be brief."}

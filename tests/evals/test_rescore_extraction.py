@@ -25,8 +25,12 @@ def test_rescore_reads_answer_lines_one_at_a_time(tmp_path):
     spec = next(s for s in registry.discover() if s.id == "eval-math-v1")
     answers = {str(r["id"]): r["answer"] for r in registry.read_rows(spec)}
     records = [
-        r.model_copy(update={"content": f"Let me see.\nAnswer:\nFinal answer: {answers[r.id]}",
-                             "score": r.score.model_copy(update={"correct": False})})
+        r.model_copy(
+            update={
+                "content": f"Let me see.\nAnswer:\nFinal answer: {answers[r.id]}",
+                "score": r.score.model_copy(update={"correct": False}),
+            }
+        )
         for r in read_checkpoint(tmp_path / CHECKPOINT)[0]
     ]
     write_checkpoint(tmp_path / CHECKPOINT, records)

@@ -30,16 +30,25 @@ def _profile(**fields):
 
 
 def _eval_rows(n):
-    return [{"id": f"q-{i:04d}", "category": ["alpha", "beta"][i % 2], "difficulty": ["easy", "medium", "hard"][i % 3],
-             "prompt": f"What is {i} plus {i + 1}? Reply with the number only.", "answer": str(2 * i + 1), "scorer": "numeric"}
-            for i in range(n)]
+    return [
+        {
+            "id": f"q-{i:04d}",
+            "category": ["alpha", "beta"][i % 2],
+            "difficulty": ["easy", "medium", "hard"][i % 3],
+            "prompt": f"What is {i} plus {i + 1}? Reply with the number only.",
+            "answer": str(2 * i + 1),
+            "scorer": "numeric",
+        }
+        for i in range(n)
+    ]
 
 
 @pytest.fixture
 def synthetic(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-eval-v1", "eval", _eval_rows(60), default_scorer="numeric")
-    path = write_workload(tmp_path / "workloads", datasets_root, "syn-eval-v1", scorer="numeric", concurrency=8,
-                          request={"max_tokens": 64, "stream": True})
+    path = write_workload(
+        tmp_path / "workloads", datasets_root, "syn-eval-v1", scorer="numeric", concurrency=8, request={"max_tokens": 64, "stream": True}
+    )
     return datasets_root, load_workload(path)
 
 
@@ -65,8 +74,16 @@ def test_results_json_holds_every_documented_field(tmp_path):
     assert res["sampling"] == {"max_tokens": 1536, "temperature": 0.0, "stream": True, "stop": None}
     assert res["server_models"]["data"][0]["id"] == "sim-test"
     m = res["metrics"]
-    for key in ("requests_total", "requests_failed", "input_tokens_total", "output_tokens_total", "request_throughput",
-                "output_token_throughput", "total_token_throughput", "duration_s"):
+    for key in (
+        "requests_total",
+        "requests_failed",
+        "input_tokens_total",
+        "output_tokens_total",
+        "request_throughput",
+        "output_token_throughput",
+        "total_token_throughput",
+        "duration_s",
+    ):
         assert key in m
     for key in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"):
         assert set(m[key]) == {"mean", "p50", "p90", "p99"} and m[key]["p50"] is not None
@@ -76,13 +93,30 @@ def test_results_json_holds_every_documented_field(tmp_path):
     assert s["failures"] == []
     assert s["by_difficulty"]["easy"]["accuracy"] == 1.0 and s["by_difficulty"]["hard"]["accuracy"] == 0.0
     assert sum(v["total"] for v in s["by_category"].values()) == 24
-    assert res["run"]["row_ids"] == [r["id"] for r in registry.read_rows(next(x for x in registry.discover() if x.id == "eval-instruction-v1"))[:24]]
+    assert res["run"]["row_ids"] == [
+        r["id"] for r in registry.read_rows(next(x for x in registry.discover() if x.id == "eval-instruction-v1"))[:24]
+    ]
     records, torn = read_checkpoint(run_dir / CHECKPOINT)
     assert torn == 0 and len(records) == 24
     record = orjson.loads((run_dir / CHECKPOINT).read_bytes().splitlines()[0])
     assert record["format_version"] == 1 and res["format_version"] == 1
-    for key in ("id", "fingerprint", "content", "reasoning_content", "tool_calls", "finish_reason", "usage", "input_tokens",
-                "output_tokens", "reasoning_tokens", "ttft_s", "itl_s", "e2e_s", "error", "score"):
+    for key in (
+        "id",
+        "fingerprint",
+        "content",
+        "reasoning_content",
+        "tool_calls",
+        "finish_reason",
+        "usage",
+        "input_tokens",
+        "output_tokens",
+        "reasoning_tokens",
+        "ttft_s",
+        "itl_s",
+        "e2e_s",
+        "error",
+        "score",
+    ):
         assert key in record
 
 
@@ -154,8 +188,7 @@ def test_changed_dataset_bytes_are_refused_then_rerun_under_a_new_pin(tmp_path, 
         write_dataset(root, "syn-eval-v1", "eval", rows, default_scorer="numeric")
         with pytest.raises(ConfigError, match="dataset.sha256: pins"):
             run_eval(workload, engine, run_dir, datasets_root=root, limit=5)
-        repinned = load_workload(write_workload(tmp_path / "w2", root, "syn-eval-v1", scorer="numeric",
-                                                request={"max_tokens": 64}))
+        repinned = load_workload(write_workload(tmp_path / "w2", root, "syn-eval-v1", scorer="numeric", request={"max_tokens": 64}))
         outcome = run_eval(repinned, engine, run_dir, datasets_root=root, limit=5)
     assert outcome.sent == 5 and outcome.resumed == 0
 
@@ -197,8 +230,9 @@ def test_failed_rows_are_results_unless_retry_failed(tmp_path, synthetic):
 
 def test_serve_workloads_are_measured_not_scored(tmp_path, datasets_root):
     write_dataset(datasets_root, "syn-prompts-v1", "prompts", prompt_rows(12))
-    workload = load_workload(write_workload(tmp_path / "w", datasets_root, "syn-prompts-v1", kind="serve", scorer=None,
-                                            request={"max_tokens": 16}))
+    workload = load_workload(
+        write_workload(tmp_path / "w", datasets_root, "syn-prompts-v1", kind="serve", scorer=None, request={"max_tokens": 16})
+    )
     with start_simulator(_profile(), datasets_root=datasets_root) as sim:
         outcome = run_eval(workload, resolve_engine(sim.base_url), tmp_path / "run", datasets_root=datasets_root)
     assert outcome.results.scores is None
@@ -243,8 +277,7 @@ def test_compare_refuses_runs_of_different_dataset_bytes(tmp_path, synthetic):
 
 def test_the_circuit_breaker_stops_a_run_failing_with_one_cause_and_a_rerun_resumes(tmp_path, synthetic):
     root, workload = synthetic
-    broken = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=5, concurrency=2,
-                    simulator={**PERFECT, "error_5xx": 1.0})
+    broken = Engine(name="down", kind="simulator", max_retries=0, circuit_breaker=5, concurrency=2, simulator={**PERFECT, "error_5xx": 1.0})
     first = run_eval(workload, broken, tmp_path / "run", datasets_root=root, concurrency=2)
     assert first.results.complete is False
     assert 5 <= first.sent <= 5 + 2  # the breaker trips at 5; at most the requests in flight finish

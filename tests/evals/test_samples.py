@@ -72,8 +72,11 @@ def test_vs_lists_rows_whose_verdict_differs_and_refuses_other_bytes(two_runs, t
 
 def test_model_output_cannot_inject_markup_into_the_page():
     row = {"id": "x<1>", "prompt": "p", "answer": "<b>"}
-    record = checkpoint_record("x<1>", content="<script>alert(1)</script><img src=x onerror=alert(2)>",
-                               score={"scorer": "exact", "correct": False, "failed": False, "extracted": "</td><script>", "detail": "wrong <i>"})
+    record = checkpoint_record(
+        "x<1>",
+        content="<script>alert(1)</script><img src=x onerror=alert(2)>",
+        score={"scorer": "exact", "correct": False, "failed": False, "extracted": "</td><script>", "detail": "wrong <i>"},
+    )
     body = {"messages": [{"role": "user", "content": "<iframe src=//evil>"}]}
     page = samples.render_html(samples.Run(Path("."), partial_results(), [samples.Sample("x<1>", row, body, record)]))
     body_html = page.split("</head>")[1]
@@ -87,8 +90,10 @@ def test_show_on_a_folder_without_results_is_a_clear_error(tmp_path):
     assert result.returncode != 0 and "no results.json" in result.stderr
 
 
-@pytest.mark.parametrize("damage, says", [(lambda raw: raw[:300], "results.json: not readable JSON"),
-                                          (lambda raw: b"[]", "results.json: Input should be a valid dictionary")])
+@pytest.mark.parametrize(
+    "damage, says",
+    [(lambda raw: raw[:300], "results.json: not readable JSON"), (lambda raw: b"[]", "results.json: Input should be a valid dictionary")],
+)
 def test_a_damaged_results_file_is_a_clear_error(two_runs, tmp_path, damage, says):
     weak, _ = two_runs
     broken = tmp_path / "broken"
@@ -105,7 +110,7 @@ def test_torn_and_huge_checkpoint_lines_are_skipped(two_runs, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(weak, copy)
     with open(copy / "checkpoint.jsonl", "ab") as handle:
-        handle.write(b"\xff\xfe" + b"x" * 5_000_000 + b"\n[1, 2]\n{\"id\": 5}\n")
+        handle.write(b"\xff\xfe" + b"x" * 5_000_000 + b'\n[1, 2]\n{"id": 5}\n')
     run = samples.load_run(copy)
     assert len(run.samples) == 20 and all(s.record is not None for s in run.samples)
 

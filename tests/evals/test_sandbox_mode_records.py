@@ -14,9 +14,27 @@ from tests.helpers.evals import REPO
 
 def _run(out, **env) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "atlas_assets.cli", "eval", "run", "--workload", "eval-code-v1", "--engine", "sim-strong",
-         "--limit", "4", "--out", str(out), "--no-progress"],
-        capture_output=True, text=True, cwd=REPO, timeout=180, env={**os.environ, **env},
+        [
+            sys.executable,
+            "-m",
+            "atlas_assets.cli",
+            "eval",
+            "run",
+            "--workload",
+            "eval-code-v1",
+            "--engine",
+            "sim-strong",
+            "--limit",
+            "4",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=180,
+        env={**os.environ, **env},
     )
 
 
@@ -41,9 +59,26 @@ def test_the_platform_mode_is_recorded_and_silent_when_isolated(tmp_path):
 
 def test_rows_that_run_no_code_record_no_sandbox(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "atlas_assets.cli", "eval", "run", "--workload", "eval-math-v1", "--engine", "sim-strong",
-         "--limit", "3", "--out", str(tmp_path), "--no-progress"],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "atlas_assets.cli",
+            "eval",
+            "run",
+            "--workload",
+            "eval-math-v1",
+            "--engine",
+            "sim-strong",
+            "--limit",
+            "3",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / RESULTS).read_text())["scores"]["sandbox"] is None

@@ -26,8 +26,12 @@ from tests.helpers.evals import prompt_rows, write_dataset, write_workload
 
 from .hostile import GOOD_STREAM, MODELS, HostileServer, Request, http
 
-ANSWER = orjson.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": "4"}, "finish_reason": "stop"}],
-                       "usage": {"prompt_tokens": 3, "completion_tokens": 1}})
+ANSWER = orjson.dumps(
+    {
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "4"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+    }
+)
 
 
 async def _answer(request: Request, writer: asyncio.StreamWriter) -> bool:

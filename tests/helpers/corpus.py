@@ -20,7 +20,9 @@ def read_rows(folder: Path) -> list[dict]:
 
 
 def write_rows(folder: Path, rows: list[dict]) -> None:
-    (folder / "rows.jsonl").write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows), encoding="utf-8")
+    (folder / "rows.jsonl").write_text(
+        "".join(json.dumps(r, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 def sandbox_processes(result) -> list[str]:

@@ -63,12 +63,18 @@ class Service:
             pass
 
 
-def start_service(name: str, command: Sequence[str], env: Mapping[str, str], log: Path, *,
-                  cwd: Path | None = None, stdout_pipe: bool = False) -> Service:
+def start_service(
+    name: str, command: Sequence[str], env: Mapping[str, str], log: Path, *, cwd: Path | None = None, stdout_pipe: bool = False
+) -> Service:
     handle = open(log, "ab")
     process = subprocess.Popen(
-        list(command), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE if stdout_pipe else handle, stderr=handle, start_new_session=True,
+        list(command),
+        env=dict(env),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout_pipe else handle,
+        stderr=handle,
+        start_new_session=True,
     )
     handle.close()
     return Service(name, process, log)
@@ -111,7 +117,9 @@ def postgres_bin() -> Path:
         match = re.search(r"/postgresql/([0-9.]+)/bin", path)
         return tuple(int(p) for p in match.group(1).split(".") if p) if match else (0,)
 
-    found = [Path(p) for p in sorted(glob(POSTGRES_GLOB), key=version) if (Path(p) / "initdb").is_file() and (Path(p) / "postgres").is_file()]
+    found = [
+        Path(p) for p in sorted(glob(POSTGRES_GLOB), key=version) if (Path(p) / "initdb").is_file() and (Path(p) / "postgres").is_file()
+    ]
     if not found:
         pytest.fail(f"no PostgreSQL server binaries (initdb, postgres) under {POSTGRES_GLOB}: {INSTALL_HINT}", pytrace=False)
     return found[-1]

@@ -73,10 +73,24 @@ def recording_battle(
         "recording_b": recording("b", screenshot_b),
         "telemetry_a": telemetry_a
         if telemetry_a is not None
-        else {"duration_ms": 180000, "time_to_first_action_ms": 6000, "steps": 14, "median_step_ms": 9000, "model_ms_total": 120000, "harness_ms_total": 5000},
+        else {
+            "duration_ms": 180000,
+            "time_to_first_action_ms": 6000,
+            "steps": 14,
+            "median_step_ms": 9000,
+            "model_ms_total": 120000,
+            "harness_ms_total": 5000,
+        },
         "telemetry_b": telemetry_b
         if telemetry_b is not None
-        else {"duration_ms": 150000, "time_to_first_action_ms": 4000, "steps": 11, "median_step_ms": 8000, "model_ms_total": 90000, "harness_ms_total": 4000},
+        else {
+            "duration_ms": 150000,
+            "time_to_first_action_ms": 4000,
+            "steps": 11,
+            "median_step_ms": 8000,
+            "model_ms_total": 90000,
+            "harness_ms_total": 4000,
+        },
     }
 
 

@@ -28,8 +28,15 @@ from atlas_assets.evals.workloads import Workload
 REPO = Path(__file__).resolve().parents[2]
 
 
-def write_dataset(root: Path, dataset_id: str, kind: str, rows: Iterable[Mapping[str, Any]], *,
-                  default_scorer: str | None = None, files: Mapping[str, bytes] | None = None) -> Path:
+def write_dataset(
+    root: Path,
+    dataset_id: str,
+    kind: str,
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    default_scorer: str | None = None,
+    files: Mapping[str, bytes] | None = None,
+) -> Path:
     """A dataset folder (dataset.json + rows.jsonl + files) under a datasets root that has
     the corpus's _gen/_lib.py (the content hash needs it)."""
     gen = root / "_gen"
@@ -49,8 +56,16 @@ def write_dataset(root: Path, dataset_id: str, kind: str, rows: Iterable[Mapping
     return folder
 
 
-def write_workload(directory: Path, dataset_root: Path, dataset_id: str, *, workload_id: str | None = None,
-                   kind: str = "eval", scorer: str | None = "exact", **fields: Any) -> Path:
+def write_workload(
+    directory: Path,
+    dataset_root: Path,
+    dataset_id: str,
+    *,
+    workload_id: str | None = None,
+    kind: str = "eval",
+    scorer: str | None = "exact",
+    **fields: Any,
+) -> Path:
     """A workload file pinned to the dataset's current content sha256."""
     directory.mkdir(parents=True, exist_ok=True)
     sha = registry.content_sha256(dataset_root / dataset_id, dataset_root)
@@ -70,9 +85,15 @@ def write_workload(directory: Path, dataset_root: Path, dataset_id: str, *, work
 
 def prompt_rows(n: int, prefix: str = "syn") -> list[dict[str, Any]]:
     return [
-        {"id": f"{prefix}-{i:05d}", "topic": "synthetic", "bucket": "xs", "lang": "en", "approx_tokens": 8,
-         "messages": [{"role": "user", "content": f"Synthetic prompt number {i} for {prefix}: describe a teapot."}],
-         "shared_prefix": None}
+        {
+            "id": f"{prefix}-{i:05d}",
+            "topic": "synthetic",
+            "bucket": "xs",
+            "lang": "en",
+            "approx_tokens": 8,
+            "messages": [{"role": "user", "content": f"Synthetic prompt number {i} for {prefix}: describe a teapot."}],
+            "shared_prefix": None,
+        }
         for i in range(n)
     ]
 
@@ -86,8 +107,9 @@ def eval_run_resources(tmp_path: Path, workloads_dir: Path) -> dict[str, Any]:
     from atlas_assets.orchestration.resources import ArtifactStoreResource
 
     return {
-        "evals": eval_defs.EvalsResource(engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir),
-                                         work_dir=str(tmp_path / "work")),
+        "evals": eval_defs.EvalsResource(
+            engines_file=str(DEFAULT_ENGINES_FILE), workloads_dir=str(workloads_dir), work_dir=str(tmp_path / "work")
+        ),
         "corpus": CorpusResource(),
         "artifact_store": ArtifactStoreResource(root=str(tmp_path / "artifacts")),
     }
@@ -96,9 +118,27 @@ def eval_run_resources(tmp_path: Path, workloads_dir: Path) -> dict[str, Any]:
 def checkpoint_record(row_id: str = "r0", **fields: Any) -> CheckpointRecord:
     """A valid checkpoint record: a successful, unscored request, with `fields` in place."""
     base: dict[str, Any] = dict(
-        id=row_id, fingerprint="f" * 64, content=None, reasoning_content=None, tool_calls=[], finish_reason="stop", usage=None,
-        input_tokens=None, output_tokens=None, reasoning_tokens=None, ttft_s=None, itl_s=[], e2e_s=None, started_at=0.0,
-        ended_at=0.0, attempts=1, retry_wait_s=0.0, status=200, error=None, error_kind=None, score=None,
+        id=row_id,
+        fingerprint="f" * 64,
+        content=None,
+        reasoning_content=None,
+        tool_calls=[],
+        finish_reason="stop",
+        usage=None,
+        input_tokens=None,
+        output_tokens=None,
+        reasoning_tokens=None,
+        ttft_s=None,
+        itl_s=[],
+        e2e_s=None,
+        started_at=0.0,
+        ended_at=0.0,
+        attempts=1,
+        retry_wait_s=0.0,
+        status=200,
+        error=None,
+        error_kind=None,
+        score=None,
     )
     return CheckpointRecord(**{**base, **fields})
 
@@ -109,13 +149,38 @@ def partial_results(row_ids: Iterable[str] = (), *, failures: Iterable[Failure] 
     row_ids, failures = list(row_ids), list(failures)
     stats = LatencyStats(mean=None, p50=None, p90=None, p99=None)
     return RunResults.model_construct(
-        workload=Workload.model_construct(id="w", kind="eval"), engine=EngineBlock(name="e", kind="openai", base_url="", identity={}),
-        model="m", complete=True, dataset=DatasetBlock(id="d", sha256="a" * 64, kind="eval"), content_sha256="c" * 64, warnings=[],
+        workload=Workload.model_construct(id="w", kind="eval"),
+        engine=EngineBlock(name="e", kind="openai", base_url="", identity={}),
+        model="m",
+        complete=True,
+        dataset=DatasetBlock(id="d", sha256="a" * 64, kind="eval"),
+        content_sha256="c" * 64,
+        warnings=[],
         errata=ErrataBlock(file="errata.json", file_sha256=None, pinned=[], pin_sha256=None, applied=[], excluded_rows=[]),
         run=RunBlock.model_construct(row_ids=row_ids, rows_selected=len(row_ids), rows_done=len(row_ids), sent_rows=0, resumed_rows=0),
-        metrics=Metrics.model_construct(requests_completed=0, requests_failed=len(failures), input_tokens_total=None, duration_s=0.0,
-                                        output_tokens_total=None, request_throughput=None, output_token_throughput=None,
-                                        total_token_throughput=None, ttft_ms=stats, tpot_ms=stats, itl_ms=stats, e2e_ms=stats),
-        scores=Scores.model_construct(accuracy=0.0, correct=0, total=len(row_ids), failed=len(failures), failures=failures,
-                                      excluded=list(excluded), by_difficulty={}, by_category={}, by_scorer={}),
+        metrics=Metrics.model_construct(
+            requests_completed=0,
+            requests_failed=len(failures),
+            input_tokens_total=None,
+            duration_s=0.0,
+            output_tokens_total=None,
+            request_throughput=None,
+            output_token_throughput=None,
+            total_token_throughput=None,
+            ttft_ms=stats,
+            tpot_ms=stats,
+            itl_ms=stats,
+            e2e_ms=stats,
+        ),
+        scores=Scores.model_construct(
+            accuracy=0.0,
+            correct=0,
+            total=len(row_ids),
+            failed=len(failures),
+            failures=failures,
+            excluded=list(excluded),
+            by_difficulty={},
+            by_category={},
+            by_scorer={},
+        ),
     )

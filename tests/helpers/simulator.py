@@ -53,15 +53,49 @@ def eval_rows() -> dict[str, tuple[str, list[dict[str, Any]]]]:
         "sim-basic-v1": (
             "exact",
             [
-                {"id": "b-exact", "difficulty": "easy", "prompt": "Spell the word 'harbour' backwards. Reply with the word only.", "answer": "ruobrah", "scorer": "exact"},
-                {"id": "b-numeric", "difficulty": "medium", "prompt": "What is 17 * 23? Reply with the number only.", "answer": "391", "scorer": "numeric"},
-                {"id": "b-mc", "difficulty": "hard", "prompt": "Which is a prime number?", "choices": ["21", "27", "29", "33"], "answer": "C", "scorer": "mc"},
-                {"id": "b-contains", "difficulty": "easy", "prompt": "Name the colour of a clear daytime sky.", "answer": ["blue"], "scorer": "contains"},
-                {"id": "b-json", "difficulty": "medium", "prompt": "Return the JSON object {\"a\": 1, \"b\": [true, null]}.", "answer": {"a": 1, "b": [True, None]}, "scorer": "json"},
+                {
+                    "id": "b-exact",
+                    "difficulty": "easy",
+                    "prompt": "Spell the word 'harbour' backwards. Reply with the word only.",
+                    "answer": "ruobrah",
+                    "scorer": "exact",
+                },
+                {
+                    "id": "b-numeric",
+                    "difficulty": "medium",
+                    "prompt": "What is 17 * 23? Reply with the number only.",
+                    "answer": "391",
+                    "scorer": "numeric",
+                },
+                {
+                    "id": "b-mc",
+                    "difficulty": "hard",
+                    "prompt": "Which is a prime number?",
+                    "choices": ["21", "27", "29", "33"],
+                    "answer": "C",
+                    "scorer": "mc",
+                },
+                {
+                    "id": "b-contains",
+                    "difficulty": "easy",
+                    "prompt": "Name the colour of a clear daytime sky.",
+                    "answer": ["blue"],
+                    "scorer": "contains",
+                },
+                {
+                    "id": "b-json",
+                    "difficulty": "medium",
+                    "prompt": 'Return the JSON object {"a": 1, "b": [true, null]}.',
+                    "answer": {"a": 1, "b": [True, None]},
+                    "scorer": "json",
+                },
                 {
                     "id": "b-system",
                     "difficulty": "easy",
-                    "messages": [{"role": "system", "content": "Answer in one word."}, {"role": "user", "content": "What is frozen water called?"}],
+                    "messages": [
+                        {"role": "system", "content": "Answer in one word."},
+                        {"role": "user", "content": "What is frozen water called?"},
+                    ],
                     "answer": "ice",
                     "scorer": "exact",
                 },
@@ -77,15 +111,33 @@ def eval_rows() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                     "answer": {"tool_call": {"name": "get_weather", "arguments": {"city": "Lisbon"}}},
                     "meta": {"tools": tools},
                 },
-                {"id": "t-none", "difficulty": "easy", "prompt": "Say hello to me, no tools needed.", "answer": {"tool_call": None}, "meta": {"tools": tools}},
+                {
+                    "id": "t-none",
+                    "difficulty": "easy",
+                    "prompt": "Say hello to me, no tools needed.",
+                    "answer": {"tool_call": None},
+                    "meta": {"tools": tools},
+                },
             ],
         ),
         # Two rows with one question: only the image tells them apart.
         "sim-vision-v1": (
             "numeric",
             [
-                {"id": "v-dots", "difficulty": "easy", "prompt": "How many dots are in the image? Reply with a number.", "answer": "4", "image": "images/v-dots.png"},
-                {"id": "v-dots-2", "difficulty": "easy", "prompt": "How many dots are in the image? Reply with a number.", "answer": "7", "image": "images/v-dots-2.png"},
+                {
+                    "id": "v-dots",
+                    "difficulty": "easy",
+                    "prompt": "How many dots are in the image? Reply with a number.",
+                    "answer": "4",
+                    "image": "images/v-dots.png",
+                },
+                {
+                    "id": "v-dots-2",
+                    "difficulty": "easy",
+                    "prompt": "How many dots are in the image? Reply with a number.",
+                    "answer": "7",
+                    "image": "images/v-dots-2.png",
+                },
             ],
         ),
         "sim-code-v1": (
@@ -119,7 +171,10 @@ def eval_rows() -> dict[str, tuple[str, list[dict[str, Any]]]]:
                 {
                     "id": "twin",
                     "difficulty": "easy",
-                    "messages": [{"role": "system", "content": "Answer in French, one word."}, {"role": "user", "content": "What is frozen water called?"}],
+                    "messages": [
+                        {"role": "system", "content": "Answer in French, one word."},
+                        {"role": "user", "content": "What is frozen water called?"},
+                    ],
                     "answer": "glace",
                     "scorer": "exact",
                 }

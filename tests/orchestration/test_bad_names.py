@@ -53,7 +53,11 @@ def test_the_code_location_loads_with_a_hostile_engines_file(tmp_path):
     env.update({"DAGSTER_HOME": str(tmp_path), "ATLAS_ENGINES": str(_engines(tmp_path))})
     result = subprocess.run(
         [str(Path(sys.executable).with_name("dagster")), "definitions", "validate", "-w", "workspace.yaml"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=180,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     out = result.stdout + result.stderr
     assert result.returncode == 0, out

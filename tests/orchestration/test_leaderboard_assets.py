@@ -69,7 +69,6 @@ def _materialize(instance, dump, artifacts, assets=None, run_config=None, **kwar
     )
 
 
-
 def _latest_materialization(instance, key=LEADERBOARD_KEY):
     event = instance.get_latest_materialization_event(key)
     return None if event is None else event.asset_materialization
@@ -124,9 +123,7 @@ def test_leaderboard_config_defaults_are_the_spec_defaults():
 # --------------------------------------------------------------------------- happy path
 
 
-def test_leaderboard_materializes_the_engine_bytes_with_versions_and_metadata(
-    dagster_instance, make_dump, tmp_path
-):
+def test_leaderboard_materializes_the_engine_bytes_with_versions_and_metadata(dagster_instance, make_dump, tmp_path):
     dump = make_dump()
     artifacts = tmp_path / "artifacts"
     result = _materialize(dagster_instance, dump, artifacts)
@@ -176,11 +173,7 @@ def test_same_dump_gives_same_bytes_and_data_version(dagster_instance, make_dump
     second = _materialize(dagster_instance, dump, tmp_path / "b")
     assert first.success and second.success
     assert (tmp_path / "a" / "leaderboard.json").read_bytes() == (tmp_path / "b" / "leaderboard.json").read_bytes()
-    versions = {
-        m.tags["dagster/data_version"]
-        for r in (first, second)
-        for m in r.asset_materializations_for_node("leaderboard")
-    }
+    versions = {m.tags["dagster/data_version"] for r in (first, second) for m in r.asset_materializations_for_node("leaderboard")}
     assert len(versions) == 1
 
 
@@ -201,11 +194,7 @@ def test_observation_data_version_is_the_sha_of_both_files(dagster_instance, mak
         instance=dagster_instance, run_config=_run_config(), raise_on_error=False
     )
     assert result.success
-    observations = [
-        e.event_specific_data.asset_observation
-        for e in result.all_events
-        if e.event_type_value == "ASSET_OBSERVATION"
-    ]
+    observations = [e.event_specific_data.asset_observation for e in result.all_events if e.event_type_value == "ASSET_OBSERVATION"]
     # the leaderboard and the telemetry each record the dump bytes they read
     assert len(observations) == 2
     battles_sha = _sha((dump / "battles.jsonl").read_bytes())
@@ -315,9 +304,7 @@ def test_dump_from_s3_and_artifacts_to_s3(dagster_instance, moto_s3, s3_client, 
     assert cached_votes.read_bytes() == (changed / "votes.jsonl").read_bytes()
 
 
-def test_invalid_s3_dump_names_the_s3_object_and_keeps_the_s3_leaderboard(
-    dagster_instance, moto_s3, s3_client, tmp_path
-):
+def test_invalid_s3_dump_names_the_s3_object_and_keeps_the_s3_leaderboard(dagster_instance, moto_s3, s3_client, tmp_path):
     dump = _invalid_dump(tmp_path)
     s3_client.create_bucket(Bucket="dumps")
     s3_client.create_bucket(Bucket="art")
@@ -335,9 +322,7 @@ def test_invalid_s3_dump_names_the_s3_object_and_keeps_the_s3_leaderboard(
 
 
 def _tick(instance, dump: Path):
-    with dg.build_schedule_context(
-        instance=instance, resources={"votes_dump_source": VotesDumpResource(source=str(dump))}
-    ) as context:
+    with dg.build_schedule_context(instance=instance, resources={"votes_dump_source": VotesDumpResource(source=str(dump))}) as context:
         return nightly_leaderboard.evaluate_tick(context)
 
 
@@ -654,9 +639,7 @@ class _FailingProxy:
         self.server.server_close()
 
 
-def test_the_pair_stays_a_pair_on_s3_when_the_json_put_fails(
-    dagster_instance, moto_s3, s3_client, make_dump, tmp_path, monkeypatch
-):
+def test_the_pair_stays_a_pair_on_s3_when_the_json_put_fails(dagster_instance, moto_s3, s3_client, make_dump, tmp_path, monkeypatch):
     dump = make_dump()
     s3_client.create_bucket(Bucket="art")
     s3_client.put_object(Bucket="art", Key="board/leaderboard.json", Body=b"old json\n")
@@ -680,9 +663,7 @@ def test_the_pair_stays_a_pair_on_s3_when_the_json_put_fails(
     assert len(_tick(dagster_instance, dump).run_requests) == 1
 
 
-def test_a_new_pair_on_s3_is_removed_again_when_the_json_put_fails(
-    dagster_instance, moto_s3, s3_client, make_dump, monkeypatch
-):
+def test_a_new_pair_on_s3_is_removed_again_when_the_json_put_fails(dagster_instance, moto_s3, s3_client, make_dump, monkeypatch):
     s3_client.create_bucket(Bucket="art")
     proxy = _FailingProxy(moto_s3, "/leaderboard.json")
     try:

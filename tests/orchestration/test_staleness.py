@@ -60,8 +60,13 @@ def test_leaderboard_launched_alone_records_the_dump_it_read(dagster_instance, m
     run_config = {"ops": {"leaderboard": {"config": FAST}}}
 
     # as `dagster asset materialize --select leaderboard` or the UI's Materialize: no observe first
-    assert dg.materialize([votes_dump, leaderboard, browser_use_telemetry], selection=[lb, telemetry], instance=dagster_instance,
-                          resources=resources, run_config=run_config).success
+    assert dg.materialize(
+        [votes_dump, leaderboard, browser_use_telemetry],
+        selection=[lb, telemetry],
+        instance=dagster_instance,
+        resources=resources,
+        run_config=run_config,
+    ).success
     first = _version(dagster_instance, lb)
     assert _status(dagster_instance, defs, lb) is StaleStatus.FRESH
 
@@ -73,8 +78,9 @@ def test_leaderboard_launched_alone_records_the_dump_it_read(dagster_instance, m
     assert isinstance(tick, dg.SkipReason) and "unchanged" in tick.skip_message
 
     # a no-op re-materialization keeps the version
-    assert dg.materialize([votes_dump, leaderboard], selection=[lb], instance=dagster_instance,
-                          resources=resources, run_config=run_config).success
+    assert dg.materialize(
+        [votes_dump, leaderboard], selection=[lb], instance=dagster_instance, resources=resources, run_config=run_config
+    ).success
     assert _version(dagster_instance, lb) == first
 
     # new bytes: both dependents are stale after the observation, the schedule requests a run
@@ -178,7 +184,9 @@ def test_translation_runs_are_stale_exactly_when_their_corpus_changes(dagster_in
     engines.write_text(yaml.safe_dump({"engines": {"sim-a": {"kind": "simulator", "simulator": {"preset": "sim-zero-latency"}}}}))
     built = translation.build_defs(corpora, engines)
     resources = {
-        "translation": translation.TranslationResource(corpora_dir=str(corpora), engines_file=str(engines), work_dir=str(tmp_path / "work")),
+        "translation": translation.TranslationResource(
+            corpora_dir=str(corpora), engines_file=str(engines), work_dir=str(tmp_path / "work")
+        ),
         "artifact_store": ArtifactStoreResource(root=str(tmp_path / "art")),
     }
     defs = dg.Definitions(assets=built.assets, sensors=built.sensors, resources=resources)
@@ -186,7 +194,9 @@ def test_translation_runs_are_stale_exactly_when_their_corpus_changes(dagster_in
     changed = dg.MultiPartitionKey({"engine": "sim-a", "corpus": "example-en-fr-v1"})
     other = dg.MultiPartitionKey({"engine": "sim-a", "corpus": "example-en-fr-copy-v1"})
     for partition in (changed, other):
-        assert dg.materialize(list(defs.assets), selection=[run], partition_key=partition, instance=dagster_instance, resources=resources).success
+        assert dg.materialize(
+            list(defs.assets), selection=[run], partition_key=partition, instance=dagster_instance, resources=resources
+        ).success
     before = _version(dagster_instance, run, str(changed))
     assert record_on_disk_inputs(dagster_instance, defs) == []
     assert dg.materialize(list(defs.assets), selection=[run], partition_key=changed, instance=dagster_instance, resources=resources).success

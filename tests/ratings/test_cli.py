@@ -184,7 +184,9 @@ def test_a_vote_above_the_weight_cap_is_rejected_before_fitting_naming_its_line(
 
 def test_weights_at_the_cap_and_tiny_weights_are_fitted(worked_example, tmp_path):
     battles, votes = worked_example
-    text = VOTES.replace('"weight": 0.5', '"weight": 1000').replace('"weight": 1.0}\n{"vote_id": "11"', '"weight": 5e-324}\n{"vote_id": "11"')
+    text = VOTES.replace('"weight": 0.5', '"weight": 1000').replace(
+        '"weight": 1.0}\n{"vote_id": "11"', '"weight": 5e-324}\n{"vote_id": "11"'
+    )
     assert "1000}" in text and "5e-324}" in text
     votes.write_text(text)
     result = compute(battles, votes, tmp_path / "leaderboard.json")
@@ -269,8 +271,20 @@ def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(tmp_path):
     sample.generate_dump(tmp_path, n_votes=3000, n_models=14, seed=11)
     out = tmp_path / "leaderboard.json"
     leader, follower = pty.openpty()  # a terminal on stderr, so progress shows when the bootstrap starts
-    command = [sys.executable, "-m", "atlas_assets.ratings.cli", "compute", "--battles", str(tmp_path / "battles.jsonl"),
-               "--votes", str(tmp_path / "votes.jsonl"), "--out", str(out), "--bootstrap-rounds", "100000"]
+    command = [
+        sys.executable,
+        "-m",
+        "atlas_assets.ratings.cli",
+        "compute",
+        "--battles",
+        str(tmp_path / "battles.jsonl"),
+        "--votes",
+        str(tmp_path / "votes.jsonl"),
+        "--out",
+        str(out),
+        "--bootstrap-rounds",
+        "100000",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=follower, start_new_session=True)
     os.close(follower)
 

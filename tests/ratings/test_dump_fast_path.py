@@ -72,30 +72,47 @@ def _edge_dumps() -> dict[str, tuple[list | bytes, list | bytes]]:
         "base": (base_battles(), base_votes()),
         "escapes": (
             [battles_header(), text_battle("b1", response_a=tricky, response_b="\\" * 5 + '"'), recording_battle("b2")],
-            [votes_header(), make_vote("v\\1\"", "b1"), make_vote("v2", "b2", weight=3)],
+            [votes_header(), make_vote('v\\1"', "b1"), make_vote("v2", "b2", weight=3)],
         ),
         "unicode-and-escaped-keys": (
-            [battles_header(), json.dumps(text_battle("b1", response_a="é ☃ 😀 \u2028"), ensure_ascii=True).replace(
-                '"model_a"', '"model\\u005fa"').encode()],
+            [
+                battles_header(),
+                json.dumps(text_battle("b1", response_a="é ☃ 😀 \u2028"), ensure_ascii=True)
+                .replace('"model_a"', '"model\\u005fa"')
+                .encode(),
+            ],
             [votes_header(), json.dumps(make_vote("v1", "b1")).replace('"weight"', '"w\\u0065ight"').encode()],
         ),
         "nulls-and-unknown-fields": (
-            [battles_header(), text_battle("b1", modality=None, extra={"weight": 1, "weight ": 2}),
-             recording_battle("b2", response_a=None, telemetry_a=None, telemetry_b={"steps": 0, "nope": -1},
-                              recording_a={**recording("a"), "screenshot_key": "s.png", "more": [1]})],
+            [
+                battles_header(),
+                text_battle("b1", modality=None, extra={"weight": 1, "weight ": 2}),
+                recording_battle(
+                    "b2",
+                    response_a=None,
+                    telemetry_a=None,
+                    telemetry_b={"steps": 0, "nope": -1},
+                    recording_a={**recording("a"), "screenshot_key": "s.png", "more": [1]},
+                ),
+            ],
             [votes_header(), make_vote("v1", "b1", note="x"), make_vote("v2", "b2", choice="tie", weight=1e-300)],
         ),
         "big-numbers": (
             [battles_header(), text_battle("b1")],
-            [votes_header(), b'{"vote_id": "v1", "battle_id": "b1", "voter_id": "u", "choice": "win_a", '
-             b'"created_at": "2024-02-29T00:00:00Z", "weight": 18446744073709551617}',
-             b'{"vote_id": "v2", "battle_id": "b1", "voter_id": "u", "choice": "win_b", '
-             b'"created_at": "2026-09-07T10:00:00Z", "weight": 0.1000000000000000055511151231257827}'],
+            [
+                votes_header(),
+                b'{"vote_id": "v1", "battle_id": "b1", "voter_id": "u", "choice": "win_a", '
+                b'"created_at": "2024-02-29T00:00:00Z", "weight": 18446744073709551617}',
+                b'{"vote_id": "v2", "battle_id": "b1", "voter_id": "u", "choice": "win_b", '
+                b'"created_at": "2026-09-07T10:00:00Z", "weight": 0.1000000000000000055511151231257827}',
+            ],
         ),
         "spaced-json": (
             [battles_header(), json.dumps(text_battle("b1"), indent=None, separators=(" , ", " : ")).encode()],
-            [votes_header(), b'\t{ "vote_id" : "v1" ,"battle_id":"b1","voter_id":"u","choice":"tie",'
-             b'"created_at":"2026-09-07T10:00:00Z","weight":2 } '],
+            [
+                votes_header(),
+                b'\t{ "vote_id" : "v1" ,"battle_id":"b1","voter_id":"u","choice":"tie","created_at":"2026-09-07T10:00:00Z","weight":2 } ',
+            ],
         ),
     }
 
@@ -126,8 +143,10 @@ def test_msgspec_and_orjson_read_the_same_weights():
     literals += ["1e-320", "2.2250738585072011e-308", "9007199254740993", "1.7976931348623157e308"]
     decoder = msgspec.json.Decoder(dump._FastVote)
     for literal in literals:
-        line = ('{"vote_id": "1", "battle_id": "1", "voter_id": "1", "choice": "tie", '
-                f'"created_at": "2026-09-07T10:00:00Z", "weight": {literal}}}').encode()
+        line = (
+            '{"vote_id": "1", "battle_id": "1", "voter_id": "1", "choice": "tie", '
+            f'"created_at": "2026-09-07T10:00:00Z", "weight": {literal}}}'
+        ).encode()
         expected = float(orjson.loads(line)["weight"])
         assert np.float64(decoder.decode(line).weight).tobytes() == np.float64(expected).tobytes(), literal
 
@@ -139,15 +158,24 @@ BATTLE = json.dumps(text_battle("b3", "gamma", "beta"))
 
 REPEATED = [
     # (name, file, 1-based line, replaced line, field)
-    ("first-repeat-in-document-order", "votes.jsonl", 4, VOTE.replace('"weight": 1.0', '"weight": -5, "voter_id": "u", "weight": 0.75'),
-     "voter_id"),
+    (
+        "first-repeat-in-document-order",
+        "votes.jsonl",
+        4,
+        VOTE.replace('"weight": 1.0', '"weight": -5, "voter_id": "u", "weight": 0.75'),
+        "voter_id",
+    ),
     ("weight-twice", "votes.jsonl", 4, VOTE[:-1] + ', "weight": 0.75}', "weight"),
     ("escaped-spelling", "votes.jsonl", 4, VOTE[:-1] + ', "w\\u0065ight": 0.75}', "weight"),
     ("unknown-field-twice", "votes.jsonl", 4, VOTE[:-1] + ', "note": 1, "note": 2}', "note"),
     ("model-twice", "battles.jsonl", 4, BATTLE[:-1] + ', "model_a": "delta"}', "model_a"),
-    ("nested-recording", "battles.jsonl", 3,
-     json.dumps(recording_battle("b2")).replace('"assisted": false}', '"assisted": false, "video_key": "x"}', 1),
-     "recording_a.video_key"),
+    (
+        "nested-recording",
+        "battles.jsonl",
+        3,
+        json.dumps(recording_battle("b2")).replace('"assisted": false}', '"assisted": false, "video_key": "x"}', 1),
+        "recording_a.video_key",
+    ),
     ("header", "votes.jsonl", 1, json.dumps(votes_header())[:-1] + ', "kind": "votes"}', "kind"),
 ]
 

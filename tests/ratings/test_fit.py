@@ -43,9 +43,7 @@ def zeros(n):
 def fit(a, b, wa, wb, m, *, seed=1, rounds=20, style=False, fa=None, fb=None, **kw):
     fa = zeros(len(a)) if fa is None else fa
     fb = zeros(len(a)) if fb is None else fb
-    return fit_category(
-        a, b, wa, wb, fa, fb, m, bootstrap_rounds=rounds, rng=np.random.default_rng(seed), style_control=style, **kw
-    )
+    return fit_category(a, b, wa, wb, fa, fb, m, bootstrap_rounds=rounds, rng=np.random.default_rng(seed), style_control=style, **kw)
 
 
 def penalised_nll(theta, a, b, wa, wb, m, z=None):
@@ -82,8 +80,7 @@ def test_recovers_known_strengths_with_calibrated_cis():
 
 def test_plain_fit_matches_scipy_reference():
     a, b, wa, wb, _ = simulate(m=8, n=600, seed=11, tie_rate=0.2, weights=True)
-    ref = minimize(penalised_nll, np.zeros(8), args=(a, b, wa, wb, 8), jac=True, method="BFGS",
-                   options={"gtol": 1e-11, "maxiter": 10_000})
+    ref = minimize(penalised_nll, np.zeros(8), args=(a, b, wa, wb, 8), jac=True, method="BFGS", options={"gtol": 1e-11, "maxiter": 10_000})
     ours = bt_logits(a, b, wa, wb, 8)
     np.testing.assert_allclose(ours, ref.x, atol=1e-6)
     assert abs(ours.mean()) < 1e-9  # the prior's optimum is centred
@@ -96,8 +93,9 @@ def test_style_fit_matches_scipy_reference():
     rng = np.random.default_rng(5)
     fa, fb = rng.lognormal(5, 1, (800, 4)), rng.lognormal(5, 1, (800, 4))
     z, _ = style_design(fa, fb)
-    ref = minimize(penalised_nll, np.zeros(10), args=(a, b, wa, wb, 6, z), jac=True, method="BFGS",
-                   options={"gtol": 1e-11, "maxiter": 10_000})
+    ref = minimize(
+        penalised_nll, np.zeros(10), args=(a, b, wa, wb, 6, z), jac=True, method="BFGS", options={"gtol": 1e-11, "maxiter": 10_000}
+    )
     r, beta = style_logits(a, b, wa, wb, z, 6)
     np.testing.assert_allclose(np.concatenate([r, beta]), ref.x, atol=1e-6)
     res = fit(a, b, wa, wb, 6, rounds=2, style=True, fa=fa, fb=fb)
@@ -148,8 +146,11 @@ def test_a_tie_counts_half_a_win_each():
     tie_a, tie_b = np.array([0, 2, 3]), np.array([1, 4, 2])
     with_ties = bt_logits(np.r_[a, tie_a], np.r_[b, tie_b], np.r_[wa, 0.5, 0.5, 0.5], np.r_[wb, 0.5, 0.5, 0.5], 5)
     halves = bt_logits(
-        np.r_[a, tie_a, tie_b], np.r_[b, tie_b, tie_a], np.r_[wa, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
-        np.r_[wb, 0, 0, 0, 0, 0, 0], 5,
+        np.r_[a, tie_a, tie_b],
+        np.r_[b, tie_b, tie_a],
+        np.r_[wa, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+        np.r_[wb, 0, 0, 0, 0, 0, 0],
+        5,
     )
     np.testing.assert_allclose(with_ties, halves, atol=1e-12)
 
@@ -192,12 +193,10 @@ def test_undefeated_model_stays_finite():
 def test_degenerate_inputs(style):
     one = fit(np.array([0]), np.array([1]), np.array([1.0]), np.array([0.0]), 2, style=style)
     assert one.rating[0] > one.rating[1] and np.all(np.isfinite(one.ci_low))
-    pair = fit(np.array([0, 1, 0]), np.array([1, 0, 1]), np.array([1.0, 1.0, 0.5]), np.array([0.0, 0.0, 0.5]), 2,
-               style=style)
+    pair = fit(np.array([0, 1, 0]), np.array([1, 0, 1]), np.array([1.0, 1.0, 0.5]), np.array([0.0, 0.0, 0.5]), 2, style=style)
     assert pair.rating.mean() == pytest.approx(1000.0)
     # model 2 has only ties; models 3 and 4 are not connected to the rest
-    ties = fit(np.array([0, 2, 3]), np.array([1, 0, 4]), np.array([1.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0]), 5,
-               style=style)
+    ties = fit(np.array([0, 2, 3]), np.array([1, 0, 4]), np.array([1.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0]), 5, style=style)
     assert np.all(np.isfinite(ties.rating)) and np.all(np.isfinite(ties.ci_high))
     assert ties.rating[0] > ties.rating[1] and ties.rating[3] > ties.rating[4]
     if style:  # features without variance: SC mirrors the raw fit, coefficients are 0
@@ -336,8 +335,7 @@ def test_replicates_without_a_models_battles_do_not_pull_its_ci_to_the_centre(st
     b = np.append(b, top)
     wa, wb = np.append(wa, 3.0), np.append(wb, 0.0)
     features = np.random.default_rng(1).random((a.size, 4)) * 100
-    fit = fit_category(a, b, wa, wb, features, features[::-1], 13, bootstrap_rounds=60,
-                       rng=np.random.default_rng(2), style_control=style)
+    fit = fit_category(a, b, wa, wb, features, features[::-1], 13, bootstrap_rounds=60, rng=np.random.default_rng(2), style_control=style)
     for low, rating in ((fit.ci_low, fit.rating), (fit.ci_low_sc, fit.rating_sc)):
         if low is None:
             continue

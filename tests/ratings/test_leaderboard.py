@@ -18,7 +18,7 @@ from atlas_assets.ratings.leaderboard import ComputeParams, _entries, category_r
 def test_render_matches_json_dumps_layout_for_non_float_values():
     document = {
         "b": [1, 2, {"z": None, "a": True}],
-        "a": {"nested": [], "empty": {}, "text": "caf\u00e9 \u2603 \"q\""},
+        "a": {"nested": [], "empty": {}, "text": 'caf\u00e9 \u2603 "q"'},
         "c": "x",
     }
     expected = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True, separators=(", ", ": ")) + "\n"

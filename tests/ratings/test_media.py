@@ -12,9 +12,7 @@ from tests.helpers.dumps import recording_battle, small_dump_records, vote, writ
 
 def _battle(battle_id: str, a: dict, b: dict) -> SimpleNamespace:
     def rec(keys: dict) -> SimpleNamespace:
-        return SimpleNamespace(
-            video_key=keys.get("video_key"), trace_key=keys.get("trace_key"), screenshot_key=keys.get("screenshot_key")
-        )
+        return SimpleNamespace(video_key=keys.get("video_key"), trace_key=keys.get("trace_key"), screenshot_key=keys.get("screenshot_key"))
 
     return SimpleNamespace(battle_id=battle_id, recording_a=rec(a), recording_b=rec(b))
 

@@ -38,12 +38,9 @@ def _document(n_models: int = 5, categories: tuple[str, ...] = ("chat-coding", "
     cats = []
     for c, slug in enumerate(categories):
         entries = [
-            _entry(f"model-{c}-{i}", 1100.0 - 40.0 * i, 15.0 + i, i + 1, None if i == n_models - 1 else i + 1)
-            for i in range(n_models)
+            _entry(f"model-{c}-{i}", 1100.0 - 40.0 * i, 15.0 + i, i + 1, None if i == n_models - 1 else i + 1) for i in range(n_models)
         ]
-        cats.append(
-            {"category": slug, "vote_count": 1234, "style_control": True, "style_coefficients": None, "entries": entries}
-        )
+        cats.append({"category": slug, "vote_count": 1234, "style_control": True, "style_coefficients": None, "entries": entries})
     return {
         "metadata": {"dump_generated_at": "2026-09-08T04:00:00Z", "seed": 42, "bootstrap_rounds": 100},
         "categories": cats,
@@ -94,9 +91,7 @@ def _muted_run(image: Image.Image, y: int) -> int:
 
 def _ink_rows(image: Image.Image, y0: int, y1: int, x0: int, x1: int) -> int:
     """How many rows in [y0, y1) hold dark (text) pixels between x0 and x1."""
-    return sum(
-        any(sum(image.getpixel((x, y))) < 3 * 200 for x in range(x0, x1)) for y in range(y0, y1)
-    )
+    return sum(any(sum(image.getpixel((x, y))) < 3 * 200 for x in range(x0, x1)) for y in range(y0, y1))
 
 
 def test_each_panel_has_its_scale_above_the_first_row_and_below_the_last():

@@ -75,8 +75,22 @@ def test_cli_draws_one_status_line_on_a_terminal_and_clears_it(tmp_path, monkeyp
     sample.generate_dump(tmp_path, n_votes=500, n_models=6, seed=4)
     terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    assert cli.main(["compute", "--battles", str(tmp_path / "battles.jsonl"), "--votes", str(tmp_path / "votes.jsonl"),
-                     "--out", str(tmp_path / "lb.json"), "--bootstrap-rounds", "5"]) == 0
+    assert (
+        cli.main(
+            [
+                "compute",
+                "--battles",
+                str(tmp_path / "battles.jsonl"),
+                "--votes",
+                str(tmp_path / "votes.jsonl"),
+                "--out",
+                str(tmp_path / "lb.json"),
+                "--bootstrap-rounds",
+                "5",
+            ]
+        )
+        == 0
+    )
     drawn = terminal.getvalue().split("\r\x1b[K")
     assert drawn[1].startswith("reading battles.jsonl: ")
     assert any(line.startswith("bootstrap: ") and " rounds across " in line for line in drawn)

@@ -5,8 +5,13 @@ from atlas_assets.ratings.report import categories_table, top_table
 
 def _entry(model, rating, rank, votes):
     return {
-        "model": model, "rating": rating, "ci_low": rating - 10, "ci_high": rating + 10,
-        "rating_style_controlled": rating - 1, "vote_count": votes, "rank": rank,
+        "model": model,
+        "rating": rating,
+        "ci_low": rating - 10,
+        "ci_high": rating + 10,
+        "rating_style_controlled": rating - 1,
+        "vote_count": votes,
+        "rank": rank,
     }
 
 
@@ -30,7 +35,10 @@ def test_top_table_ranks_first_by_rank_and_lists_provisional_models_apart_with_t
     assert [line.split("|")[2] for line in lines[4:7]] == ["a", "d", "c"]
     # notes are paragraphs under the table (blank line first), not table rows
     assert lines[7:] == [
-        "", "… 1 more ranked in leaderboard.json", "", "provisional (fewer than 30 votes, unranked): b (4 votes)",
+        "",
+        "… 1 more ranked in leaderboard.json",
+        "",
+        "provisional (fewer than 30 votes, unranked): b (4 votes)",
     ]
     assert "|b|" not in table and "prov." not in table
 

@@ -20,12 +20,28 @@ SHIPPED = REPO / "datasets" / "arena-sample"
 FILES = ("battles.jsonl", "votes.jsonl", "truth.json")
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 TEXT_KEYS = [
-    "battle_id", "category_slug", "model_a", "model_b", "created_at", "normalization_mode", "modality",
-    "response_a", "response_b",
+    "battle_id",
+    "category_slug",
+    "model_a",
+    "model_b",
+    "created_at",
+    "normalization_mode",
+    "modality",
+    "response_a",
+    "response_b",
 ]
 RECORDING_KEYS = [
-    "battle_id", "category_slug", "model_a", "model_b", "created_at", "normalization_mode", "modality",
-    "recording_a", "recording_b", "telemetry_a", "telemetry_b",
+    "battle_id",
+    "category_slug",
+    "model_a",
+    "model_b",
+    "created_at",
+    "normalization_mode",
+    "modality",
+    "recording_a",
+    "recording_b",
+    "telemetry_a",
+    "telemetry_b",
 ]
 VOTE_KEYS = ["vote_id", "battle_id", "voter_id", "choice", "created_at", "weight"]
 TELEMETRY_KEYS = ["duration_ms", "time_to_first_action_ms", "steps", "median_step_ms", "model_ms_total", "harness_ms_total"]
@@ -103,9 +119,9 @@ def test_files_follow_the_dump_spec(dump):
                 assert all(type(v) is int and v >= 0 for v in t.values())
                 assert t["duration_ms"] >= t["time_to_first_action_ms"]
     assert modalities["text"] > 0 and modalities["recording"] > 0
-    assert any(
-        r["modality"] == "recording" and r["recording_a"]["screenshot_key"] is None for r in battles[1:]
-    ), "some screenshot keys should be null"
+    assert any(r["modality"] == "recording" and r["recording_a"]["screenshot_key"] is None for r in battles[1:]), (
+        "some screenshot keys should be null"
+    )
 
     vote_ids = set()
     pairs = set()
@@ -207,9 +223,7 @@ def test_simulated_style_covariates_are_the_engines(dump):
         expected = truth.style_coefficients_expected[cat]
         effects = sample.STYLE_EFFECTS
         assert expected["length_chars"] == pytest.approx(effects["length_chars"]["elo_per_unit"] * sd[0], abs=1e-3)
-        assert expected["markdown_density"] == pytest.approx(
-            effects["markdown_density"]["elo_per_unit"] * sd[1], abs=1e-3
-        )
+        assert expected["markdown_density"] == pytest.approx(effects["markdown_density"]["elo_per_unit"] * sd[1], abs=1e-3)
 
 
 def test_exact_vote_count_and_schema_v1(tmp_path):

@@ -134,7 +134,9 @@ def test_max_tokens_and_stop_sequences(plain):
 
 
 def test_prompt_set_rows_and_unknown_prompts_get_max_tokens_of_prose(plain):
-    data = chat(plain.base_url, {"model": "sim-plain", "messages": [{"role": "user", "content": "Tell me anything."}], "max_tokens": 64}).json()
+    data = chat(
+        plain.base_url, {"model": "sim-plain", "messages": [{"role": "user", "content": "Tell me anything."}], "max_tokens": 64}
+    ).json()
     assert data["usage"]["completion_tokens"] == 64 and data["choices"][0]["finish_reason"] == "length"
     default = chat(plain.base_url, {"model": "sim-plain", "messages": [{"role": "user", "content": "Tell me anything."}]}).json()
     assert default["usage"]["completion_tokens"] == 256 and default["choices"][0]["finish_reason"] == "stop"

@@ -211,7 +211,9 @@ def test_wrong_answers_are_never_empty_for_any_scorer(skill):
     for scorer, entries in sample.items():
         for entry in entries:
             row = entry.row
-            request = ReplyRequest.from_body({"messages": [{"role": "user", "content": "?"}], "tools": (row.get("meta") or {}).get("tools")})
+            request = ReplyRequest.from_body(
+                {"messages": [{"role": "user", "content": "?"}], "tools": (row.get("meta") or {}).get("tools")}
+            )
             view = RequestView.parse([{"role": "user", "content": "?"}])
             reply = compose_reply(profile, entry, view, request, entry.key, 0)
             calls = [{"function": {"name": n, "arguments": a}} for _, n, a in reply.tool_calls]

@@ -60,7 +60,10 @@ KINDS = ["valid", "valid-trailing-newlines", "invalid", "missing", "not-json", "
 def test_validates_exactly_like_atlas_translation_validate(tmp_path, example_doc):
     paths = {kind: _corpus(kind, tmp_path, example_doc) for kind in KINDS}
     spawn = lambda *cmd: subprocess.Popen([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)  # noqa: E731
-    started = {kind: (spawn(sys.executable, SCRIPT, "--dataset", path), spawn(ATLAS, "translation", "validate", path)) for kind, path in paths.items()}
+    started = {
+        kind: (spawn(sys.executable, SCRIPT, "--dataset", path), spawn(ATLAS, "translation", "validate", path))
+        for kind, path in paths.items()
+    }
     for kind, (script, atlas) in started.items():
         ours, theirs = script.communicate(timeout=60), atlas.communicate(timeout=60)
         assert (script.returncode, *ours) == (atlas.returncode, *theirs), kind
@@ -106,10 +109,15 @@ def test_an_invalid_corpus_is_not_run(tmp_path, example_doc):
 def test_engine_and_option_errors(tmp_path):
     unknown = _script("--dataset", EXAMPLE, "--engine", "no-such-engine", "--out", tmp_path / "run")
     assert unknown.returncode == 1 and not (tmp_path / "run").exists()
-    assert unknown.stderr.splitlines()[-1] == ("atlas: error: --engine: unknown engine 'no-such-engine'; the engines file defines: "
-                                               "sim-flaky, sim-strong, sim-text-only, sim-weak (or pass a URL)")
+    assert unknown.stderr.splitlines()[-1] == (
+        "atlas: error: --engine: unknown engine 'no-such-engine'; the engines file defines: "
+        "sim-flaky, sim-strong, sim-text-only, sim-weak (or pass a URL)"
+    )
     no_engines = _script("--dataset", EXAMPLE, "--engine", "sim-strong", "--engines", tmp_path / "nope.yaml")
-    assert no_engines.returncode == 1 and no_engines.stderr.splitlines()[-1] == f"atlas: error: --engines: no such file: {tmp_path / 'nope.yaml'}"
+    assert (
+        no_engines.returncode == 1
+        and no_engines.stderr.splitlines()[-1] == f"atlas: error: --engines: no such file: {tmp_path / 'nope.yaml'}"
+    )
     without_engine = _script("--dataset", EXAMPLE, "--limit", "3", "--model", "m")
     assert without_engine.returncode == 2 and "--model, --limit: only with --engine" in without_engine.stderr
     no_dataset = _script("--engine", "sim-strong")

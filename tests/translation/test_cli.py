@@ -31,10 +31,26 @@ KNOWN = "sim-flaky, sim-strong, sim-text-only, sim-weak"
 @pytest.mark.parametrize(
     "command, says",
     [
-        ([], ["validate", "import-flores", "import FILE", "run", "report RUN_DIR", "compare", "eval/baseline_experiment.py", "exit status: 0", "130"]),
+        (
+            [],
+            [
+                "validate",
+                "import-flores",
+                "import FILE",
+                "run",
+                "report RUN_DIR",
+                "compare",
+                "eval/baseline_experiment.py",
+                "exit status: 0",
+                "130",
+            ],
+        ),
         (["validate"], ["examples:", "variant_class", "exit status: 0 every file is valid", "1 a file is invalid", "2 usage"]),
         (["import-flores"], ["examples:", "DIR/{split}/{code}.{split}", "exit status: 0 the corpus was written", "2 usage"]),
-        (["run"], ["examples:", "checkpoint.jsonl", "Ctrl-C", "exits 130", "exit status: 0 the run finished", "130 interrupted", "--targets"]),
+        (
+            ["run"],
+            ["examples:", "checkpoint.jsonl", "Ctrl-C", "exits 130", "exit status: 0 the run finished", "130 interrupted", "--targets"],
+        ),
         (["report"], ["examples:", "languages.svg", "joint-bootstrap", "exit status: 0 written", "2 usage"]),
         (["compare"], ["examples:", "paired bootstrap", "Holm-adjusted", "exit status: 0 compared", "1 a card cannot be read", "2 usage"]),
     ],
@@ -78,21 +94,48 @@ ERRORS = [
     ([*RUN, "--engines", "{T}/empty-dir"], "--engines: {T}/empty-dir is a folder, not a file"),
     ([*RUN, "--out", "{T}/a-file"], "--out: {T}/a-file is a file, not a run folder"),
     ([*RUN, "--out", "{T}/a-file/run"], "--out: {T}/a-file is a file, so {T}/a-file/run cannot be created"),
-    ([*RUN[:-1], "no-such-engine", "--out", "{T}/r"], f"--engine: unknown engine 'no-such-engine'; the engines file defines: {KNOWN} (or pass a URL)"),
-    ([*RUN[:-1], "http://", "--out", "{T}/r"], f"--engine: engine URL 'http://': expected http(s)://host[:port][/path]; or an engine name from {REPO / 'engines.yaml'}: {KNOWN}"),
-    ([*RUN[:-1], "http://127.0.0.1:port", "--out", "{T}/r"], "--engine: engine URL 'http://127.0.0.1:port': Port could not be cast to integer value as 'port'; or an engine name"),
+    (
+        [*RUN[:-1], "no-such-engine", "--out", "{T}/r"],
+        f"--engine: unknown engine 'no-such-engine'; the engines file defines: {KNOWN} (or pass a URL)",
+    ),
+    (
+        [*RUN[:-1], "http://", "--out", "{T}/r"],
+        f"--engine: engine URL 'http://': expected http(s)://host[:port][/path]; or an engine name from {REPO / 'engines.yaml'}: {KNOWN}",
+    ),
+    (
+        [*RUN[:-1], "http://127.0.0.1:port", "--out", "{T}/r"],
+        "--engine: engine URL 'http://127.0.0.1:port': Port could not be cast to integer value as 'port'; or an engine name",
+    ),
     ([*RUN[:-1], "http://127.0.0.1:99999", "--out", "{T}/r"], "--engine: engine URL 'http://127.0.0.1:99999': Port out of range 0-65535"),
     ([*RUN[:-1], "https://[::1/v1", "--out", "{T}/r"], "--engine: engine URL 'https://[::1/v1': Invalid IPv6 URL"),
     (["translation", "compare", "{T}/nope", "{T}/card"], "CARD_A: no such file: {T}/nope"),
     (["translation", "compare", "{T}/card", "{T}/empty-dir"], "CARD_B: {T}/empty-dir has no run_card.json (not a translation run folder)"),
-    (["translation", "compare", "{T}/card", "{T}/modified"], "CARD_B: {T}/modified/run_card.json: its sha256 does not match run_card.json.sha256 (the card was modified)"),
+    (
+        ["translation", "compare", "{T}/card", "{T}/modified"],
+        "CARD_B: {T}/modified/run_card.json: its sha256 does not match run_card.json.sha256 (the card was modified)",
+    ),
     (["translation", "compare", "{T}/card", "{T}/bad.json"], "CARD_B: {T}/bad.json: "),
-    ([*FLORES, "--source-file", "{T}/nope.txt", "--target-file", "{T}/tgt.txt", "--out", "{T}/o.json"], "--source-file: no such file: {T}/nope.txt"),
-    ([*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/empty-dir", "--out", "{T}/o.json"], "--target-file: {T}/empty-dir is a folder, not a file"),
-    ([*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/tgt.txt", "--out", "{T}/o.json"], "the files are not aligned: {T}/src.txt has 2 lines, {T}/tgt.txt has 1"),
+    (
+        [*FLORES, "--source-file", "{T}/nope.txt", "--target-file", "{T}/tgt.txt", "--out", "{T}/o.json"],
+        "--source-file: no such file: {T}/nope.txt",
+    ),
+    (
+        [*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/empty-dir", "--out", "{T}/o.json"],
+        "--target-file: {T}/empty-dir is a folder, not a file",
+    ),
+    (
+        [*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/tgt.txt", "--out", "{T}/o.json"],
+        "the files are not aligned: {T}/src.txt has 2 lines, {T}/tgt.txt has 1",
+    ),
     ([*FLORES, "--dir", "{T}/nope", "--out", "{T}/o.json"], "no FLORES file for eng_Latn (devtest) under {T}/nope; tried: "),
-    ([*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/src.txt", "--out", "{T}/empty-dir"], "--out: {T}/empty-dir is a folder, not a file"),
-    ([*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/src.txt", "--out", "{T}/a-file/o.json"], "--out: {T}/a-file is a file, so {T}/a-file/o.json cannot be created"),
+    (
+        [*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/src.txt", "--out", "{T}/empty-dir"],
+        "--out: {T}/empty-dir is a folder, not a file",
+    ),
+    (
+        [*FLORES, "--source-file", "{T}/src.txt", "--target-file", "{T}/src.txt", "--out", "{T}/a-file/o.json"],
+        "--out: {T}/a-file is a file, so {T}/a-file/o.json cannot be created",
+    ),
 ]
 
 
@@ -119,7 +162,9 @@ def test_usage_errors_exit_2(tmp_path, capsys):
 def test_a_malformed_url_is_one_line_from_the_real_cli(tmp_path):
     ran = subprocess.run([str(ATLAS), *RUN[:-1], "http://[::1", "--out", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
     assert ran.returncode == 1 and ran.stdout == ""
-    assert ran.stderr.splitlines() == [f"atlas: error: --engine: engine URL 'http://[::1': Invalid IPv6 URL; or an engine name from {REPO / 'engines.yaml'}: {KNOWN}"]
+    assert ran.stderr.splitlines() == [
+        f"atlas: error: --engine: engine URL 'http://[::1': Invalid IPv6 URL; or an engine name from {REPO / 'engines.yaml'}: {KNOWN}"
+    ]
 
 
 def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -136,7 +181,19 @@ def test_sigint_exits_130_with_a_partial_card_and_the_rerun_sends_only_the_rest(
     profile = SimulatorProfile.from_block({"name": "sim-slow", "ttft_ms": 100, "per_token_ms": 0})
     out = tmp_path / "run"
     with start_simulator(profile, translation_corpora=[EXAMPLE]) as sim:
-        argv = [str(ATLAS), "translation", "run", "--dataset", str(EXAMPLE), "--engine", sim.base_url, "--out", str(out), "--concurrency", "2"]
+        argv = [
+            str(ATLAS),
+            "translation",
+            "run",
+            "--dataset",
+            str(EXAMPLE),
+            "--engine",
+            sim.base_url,
+            "--out",
+            str(out),
+            "--concurrency",
+            "2",
+        ]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
         _wait_for_lines(out / CHECKPOINT, 4, proc)
         proc.send_signal(signal.SIGINT)

@@ -28,7 +28,7 @@ def test_materialize_translation_run_and_staleness(tmp_path):
     )
     by_key = {}
     for a in built.assets:
-        for k in (a.keys if hasattr(a, "keys") else [a.key]):
+        for k in a.keys if hasattr(a, "keys") else [a.key]:
             by_key[k] = a
 
     def asset(key):
@@ -50,7 +50,8 @@ def test_materialize_translation_run_and_staleness(tmp_path):
         # Dagster records a partitioned input as the version itself or as its digest of the
         # partitions' versions, depending on how the step reads it; either names these bytes
         recorded = result.asset_materializations_for_node("translation__translation_run")[0].tags[
-            "dagster/input_data_version/translation/corpus"]
+            "dagster/input_data_version/translation/corpus"
+        ]
         assert recorded in (corpus_sha, hashlib.sha256(corpus_sha.encode()).hexdigest())
         mat = result.asset_materializations_for_node("translation__translation_run")[0]
         card_path = tmp_path / "artifacts" / "translation" / "sim-a" / "example-en-fr-v1" / "run_card.json"

@@ -20,7 +20,6 @@ from tests.helpers.translation import APC, ENG, STRONG, flores_plus_row, lines, 
 ATLAS = str(Path(sys.executable).with_name("atlas"))
 
 
-
 def test_glottocode_codes_import_run_and_report_by_name(tmp_path):
     root = tmp_path / "flores"
     lines(root / "devtest" / "eng_Latn.devtest", ENG)
@@ -169,7 +168,11 @@ def test_cli_errors_are_one_line_exit_1_no_traceback(tmp_path):
     # --out that cannot be written
     (tmp_path / "taken").mkdir()
     unwritable = atlas("--dir", str(root), "--target", "eng_Latn", "--out", str(tmp_path / "taken"))
-    assert unwritable.returncode == 1 and "Traceback" not in unwritable.stderr and f"--out: {tmp_path / 'taken'} is a folder, not a file" in unwritable.stderr
+    assert (
+        unwritable.returncode == 1
+        and "Traceback" not in unwritable.stderr
+        and f"--out: {tmp_path / 'taken'} is a folder, not a file" in unwritable.stderr
+    )
     assert not out.exists()
 
 

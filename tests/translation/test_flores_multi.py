@@ -42,15 +42,40 @@ def root(tmp_path) -> Path:
 
 def test_a_list_is_one_multi_target_corpus_in_the_given_order(tmp_path, root):
     out = tmp_path / "multi.json"
-    done = atlas("import-flores", "--dir", str(root), "--target", "jpn_Jpan, fra_Latn,apc_Arab_nort3139", "--created", "2025-01-01", "--out", str(out))
+    done = atlas(
+        "import-flores",
+        "--dir",
+        str(root),
+        "--target",
+        "jpn_Jpan, fra_Latn,apc_Arab_nort3139",
+        "--created",
+        "2025-01-01",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"wrote {out}: 3 entries, flores-plus-devtest-eng-latn-multi (English (eng-Latn) → 3 targets)\n"
     doc = json.loads(out.read_text(encoding="utf-8"))
     block = doc["dataset"]
-    assert list(block) == ["id", "version", "language_pair", "description", "source_language", "targets", "created", "license", "provenance"]
+    assert list(block) == [
+        "id",
+        "version",
+        "language_pair",
+        "description",
+        "source_language",
+        "targets",
+        "created",
+        "license",
+        "provenance",
+    ]
     assert block["targets"] == ["jpn-Jpan", "fra-Latn", "apc-Arab-x-nort3139"] and block["language_pair"] == "eng_Latn→3 targets"
-    assert "English (eng-Latn) → 3 targets (Japanese (jpn-Jpan), French (fra-Latn), North Levantine Arabic (apc-Arab-x-nort3139))" in block["description"]
-    assert [e["references"] for e in doc["entries"]] == [{"jpn-Jpan": j, "fra-Latn": f, "apc-Arab-x-nort3139": a} for j, f, a in zip(JPN, FRA, APC)]
+    assert (
+        "English (eng-Latn) → 3 targets (Japanese (jpn-Jpan), French (fra-Latn), North Levantine Arabic (apc-Arab-x-nort3139))"
+        in block["description"]
+    )
+    assert [e["references"] for e in doc["entries"]] == [
+        {"jpn-Jpan": j, "fra-Latn": f, "apc-Arab-x-nort3139": a} for j, f, a in zip(JPN, FRA, APC)
+    ]
     assert [e["source"] for e in doc["entries"]] == ENG and not any("reference" in e for e in doc["entries"])
     checked = atlas("validate", str(out))
     assert checked.returncode == 0, checked.stderr
@@ -70,10 +95,17 @@ def test_all_finds_every_target_of_the_split_in_any_layout(tmp_path, root):
     assert atlas("validate", "-q", str(out)).returncode == 0
     # `all` finding one target writes the single-target corpus, as --target with that code does
     one, single = tmp_path / "one.json", tmp_path / "single.json"
-    assert atlas("import-flores", "--dir", str(root), "--split", "dev", "--source", "spa_Latn", "--target", "all", "--out", str(one)).returncode == 1
+    assert (
+        atlas(
+            "import-flores", "--dir", str(root), "--split", "dev", "--source", "spa_Latn", "--target", "all", "--out", str(one)
+        ).returncode
+        == 1
+    )
     lines(root / "dev" / "eng_Latn.dev", ENG)
     for target, path in (("all", one), ("spa_Latn", single)):
-        done = atlas("import-flores", "--dir", str(root), "--split", "dev", "--target", target, "--created", "2025-01-01", "--out", str(path))
+        done = atlas(
+            "import-flores", "--dir", str(root), "--split", "dev", "--target", target, "--created", "2025-01-01", "--out", str(path)
+        )
         assert done.returncode == 0, done.stderr
     assert one.read_bytes() == single.read_bytes() and json.loads(one.read_bytes())["dataset"]["target_language"] == "spa-Latn"
 
@@ -88,12 +120,18 @@ def test_every_target_is_checked_and_misuse_is_refused(tmp_path, root):
     lines(root / "devtest" / "por_Latn.devtest", ["Um.", "Dois."])
     short = str(root / "devtest" / "por_Latn.devtest")
     imp = ("import-flores", "--dir", str(root), "--out", str(out))
-    refused(atlas(*imp, "--target", "fra_Latn,por_Latn"), 1, "not aligned", short, "has 2 lines", str(root / "devtest" / "eng_Latn.devtest"))
+    refused(
+        atlas(*imp, "--target", "fra_Latn,por_Latn"), 1, "not aligned", short, "has 2 lines", str(root / "devtest" / "eng_Latn.devtest")
+    )
     refused(atlas(*imp, "--target", "all"), 1, short)  # all: the misaligned one is among them
     refused(atlas(*imp, "--target", "fra_Latn,deu_Latn,fra_Latn"), 1, "target fra_Latn is given twice (targets 1 and 3 of the list)")
     refused(atlas(*imp, "--target", "fra_Latn,fra-Latn"), 1, "'fra-Latn' is not a FLORES code")
     refused(atlas(*imp, "--target", "fra_Latn,kor_Hang"), 1, "no FLORES file for kor_Hang (devtest)")
-    refused(atlas(*imp, "--target", "fra_Latn,deu_Latn", "--target-language", "fr"), 2, "--target-language takes one target; --target names 2 (fra_Latn, deu_Latn)")
+    refused(
+        atlas(*imp, "--target", "fra_Latn,deu_Latn", "--target-language", "fr"),
+        2,
+        "--target-language takes one target; --target names 2 (fra_Latn, deu_Latn)",
+    )
     refused(atlas(*imp, "--target", "fra_Latn,,deu_Latn"), 2, "an empty code in the list")
     pair = ("--source-file", str(root / "devtest" / "eng_Latn.devtest"), "--target-file", str(root / "devtest" / "fra_Latn.devtest"))
     refused(atlas("import-flores", *pair, "--target", "fra_Latn,deu_Latn", "--out", str(out)), 2, "--target-file takes one target")
@@ -105,7 +143,11 @@ def test_every_target_is_checked_and_misuse_is_refused(tmp_path, root):
     assert not out.exists()
     # the library names the file as the CLI does, and one builder makes both shapes
     with pytest.raises(FloresError, match=f"{short} has 2 lines"):
-        import_flores_multi(root / "devtest" / "eng_Latn.devtest", {"fra_Latn": root / "devtest" / "fra_Latn.devtest", "por_Latn": short}, source_code="eng_Latn")
+        import_flores_multi(
+            root / "devtest" / "eng_Latn.devtest",
+            {"fra_Latn": root / "devtest" / "fra_Latn.devtest", "por_Latn": short},
+            source_code="eng_Latn",
+        )
     src, fra = root / "devtest" / "eng_Latn.devtest", root / "devtest" / "fra_Latn.devtest"
     single = import_flores(src, fra, source_code="eng_Latn", target_code="fra_Latn", created="2025-01-01")
     multi = import_flores_multi(src, {"fra_Latn": fra}, source_code="eng_Latn", created="2025-01-01")

@@ -99,12 +99,16 @@ def test_labels_are_mapped_stripped_and_ignoring_case(tmp_path):
 def test_an_unmapped_label_names_its_line_the_labels_seen_and_the_map(tmp_path):
     path = write(tmp_path, HEADER + 'a,"b\nb",Easy,c,c,p\nd,e,Very hard,c,c,p\nf,g,Hard,c,c,p\n')
     result = import_corpus(path, options())
-    assert errors(result) == [f"{path}: difficulty: 'Very hard' is not in the difficulty map easy=1,medium=3,hard=5 (labels seen: Easy, Very hard, Hard) (line 4)"]
+    assert errors(result) == [
+        f"{path}: difficulty: 'Very hard' is not in the difficulty map easy=1,medium=3,hard=5 (labels seen: Easy, Very hard, Hard) (line 4)"
+    ]
 
 
 def test_with_a_map_integers_are_labels_too(tmp_path):
     path = write(tmp_path, HEADER + "a,b,3,c,c,p\nd,e,Hard,c,c,p\n")
-    assert errors(import_corpus(path, options())) == [f"{path}: difficulty: '3' is not in the difficulty map easy=1,medium=3,hard=5 (labels seen: 3, Hard) (line 2)"]
+    assert errors(import_corpus(path, options())) == [
+        f"{path}: difficulty: '3' is not in the difficulty map easy=1,medium=3,hard=5 (labels seen: 3, Hard) (line 2)"
+    ]
     assert import_corpus(path, options(difficulty_map={**TIERS, "3": 3})).ok
 
 
@@ -139,11 +143,20 @@ def test_column_mapping_reads_real_world_headers(tmp_path):
     cols = parse_columns(["source=english", "reference=cree,difficulty=level"])
     result = import_corpus(path, options(columns=cols, ignore_columns=("audio",), defaults={"provenance": "textbook"}))
     assert result.ok and result.corpus.entries[0].model_dump(exclude_none=True) == {
-        "id": 1, "source": "Hello", "reference": "tânisi", "difficulty": 1, "provenance": "textbook", "register": "c", "context": "greeting"}
+        "id": 1,
+        "source": "Hello",
+        "reference": "tânisi",
+        "difficulty": 1,
+        "provenance": "textbook",
+        "register": "c",
+        "context": "greeting",
+    }
     unknown = errors(import_corpus(path, options(columns=cols, defaults={"provenance": "textbook"})))
     assert unknown == [f"{path}: column 'Audio' is not an entry field (id, source, reference, difficulty, provenance, register, context, notes, "
                        "morphological_analysis, variant_class): map it with --column FIELD=Audio or drop it with --ignore-column Audio (line 1)"]  # fmt: skip
-    missing = errors(import_corpus(path, options(columns={**cols, "notes": "remarks"}, ignore_columns=("audio",), defaults={"provenance": "t"})))
+    missing = errors(
+        import_corpus(path, options(columns={**cols, "notes": "remarks"}, ignore_columns=("audio",), defaults={"provenance": "t"}))
+    )
     assert missing == [f"{path}: --column notes=remarks: no such column (columns: English, Cree, Level, Register, Context, Audio) (line 1)"]
 
 
@@ -168,7 +181,8 @@ def test_references_come_from_json_only(tmp_path):
     assert parse_columns(["references=refs"], importer.entry_fields("json")) == {"references": "refs"}
     path = write(tmp_path, HEADER.replace("reference,", "references,") + "a,b,Easy,c,c,p\n")
     assert errors(import_corpus(path, options())) == [
-        f"{path}: column 'references' is not an entry field {listed}: map it with --column FIELD=references or drop it with --ignore-column references (line 1)"]
+        f"{path}: column 'references' is not an entry field {listed}: map it with --column FIELD=references or drop it with --ignore-column references (line 1)"
+    ]
     multi = {"dataset": {"id": "m-v1", "language_pair": "EN→2", "source_language": "en", "targets": ["fr", "de"], "license": "CC0-1.0", "provenance": ["p"]},
              "entries": [{"source": "Hi", "references": {"fr": "Salut", "de": "Hallo"}, "difficulty": "Easy", "register": "c", "context": "c", "provenance": "p"}]}  # fmt: skip
     result = import_corpus(write(tmp_path, json.dumps(multi), "m.json"), ImportOptions(difficulty_map=TIERS))
@@ -212,7 +226,7 @@ def test_quotes_delimiters_newlines_bom_crlf_and_blank_rows(tmp_path):
 
 
 def test_tsv_and_format_from_the_extension(tmp_path):
-    text = "source\treference\tdifficulty\tregister\tcontext\tprovenance\na, b\t\"c\td\"\tmedium\tr\tc\tp\n"
+    text = 'source\treference\tdifficulty\tregister\tcontext\tprovenance\na, b\t"c\td"\tmedium\tr\tc\tp\n'
     result = import_corpus(write(tmp_path, text, "in.tsv"), options())
     assert result.ok and result.corpus.entries[0].reference == "c\td" and result.corpus.entries[0].source == "a, b"
     assert import_corpus(write(tmp_path, text, "in.data"), options(format="tsv")).ok
@@ -240,7 +254,9 @@ def test_broken_quoting_and_bad_bytes_name_their_line(tmp_path, body, fragment, 
     assert fragment in str(result.errors[0]) and result.errors[0].line == line and result.corpus is None
 
 
-@pytest.mark.parametrize("body, by", [(f'a,"{"x" * 131_073}",Easy,c,c,p\n', ""), (f'a,"one\ntwo\n{"x" * 131_073}",Easy,c,c,p\n', " (by line 5)")])
+@pytest.mark.parametrize(
+    "body, by", [(f'a,"{"x" * 131_073}",Easy,c,c,p\n', ""), (f'a,"one\ntwo\n{"x" * 131_073}",Easy,c,c,p\n', " (by line 5)")]
+)
 def test_a_field_past_the_csv_size_limit_names_the_limit_and_the_line(tmp_path, body, by):
     import csv
 
@@ -250,14 +266,19 @@ def test_a_field_past_the_csv_size_limit_names_the_limit_and_the_line(tmp_path, 
     assert "quote" not in str(result.errors[0])
 
 
-@pytest.mark.parametrize("text, fragment", [("", "the file is empty"), ("\n\n", "the file is empty"), (HEADER, "the corpus has no entries")])
+@pytest.mark.parametrize(
+    "text, fragment", [("", "the file is empty"), ("\n\n", "the file is empty"), (HEADER, "the corpus has no entries")]
+)
 def test_empty_inputs(tmp_path, text, fragment):
     result = import_corpus(write(tmp_path, text), options())
     assert not result.ok and any(fragment in str(p) for p in result.errors)
 
 
 def test_a_large_csv_is_read_row_by_row_with_exact_lines(tmp_path):
-    rows = "".join(f'sentence {i},"line one\nline two {i}",{("Easy", "Medium", "Hard")[i % 3]},conversational,statement,corpus\n' for i in range(30_000))
+    rows = "".join(
+        f'sentence {i},"line one\nline two {i}",{("Easy", "Medium", "Hard")[i % 3]},conversational,statement,corpus\n'
+        for i in range(30_000)
+    )
     path = write(tmp_path, HEADER + rows + "last,x,Impossible,c,c,corpus\n")
     assert path.stat().st_size > 2_000_000
     result = import_corpus(path, options())
@@ -272,7 +293,10 @@ def test_ids_are_kept_or_numbered_and_bad_ones_named(tmp_path):
     assert [e.id for e in numbered.corpus.entries] == [1, 2]
     given = import_corpus(write(tmp_path, "id," + HEADER + " 20 ,a,b,Easy,c,c,p\n10,d,e,Hard,c,c,p\n"), options())
     assert [e.id for e in given.corpus.entries] == [20, 10]
-    path = write(tmp_path, "id," + HEADER + "7,a,b,Easy,c,c,p\nx,d,e,Hard,c,c,p\n7,f,g,Hard,c,c,p\n,h,i,Easy,c,c,p\n" + "9" * 5000 + ",j,k,Easy,c,c,p\n")
+    path = write(
+        tmp_path,
+        "id," + HEADER + "7,a,b,Easy,c,c,p\nx,d,e,Hard,c,c,p\n7,f,g,Hard,c,c,p\n,h,i,Easy,c,c,p\n" + "9" * 5000 + ",j,k,Easy,c,c,p\n",
+    )
     assert errors(import_corpus(path, options())) == [
         f"{path}: id: 'x' is not an integer id (line 3)",
         f"{path}: id: duplicate id 7 (also line 2) (line 4)",
@@ -298,7 +322,8 @@ def test_a_spec_shaped_json_with_labels_keeps_its_block_and_options_override_it(
     path = write(tmp_path, json.dumps(EDTEKLA_SHAPED, ensure_ascii=False), "in.json")
     plain = ImportOptions(difficulty_map=TIERS)
     assert errors(import_corpus(path, plain)) == [
-        f"{path}: dataset.license: 'CC BY-NC-SA 4.0' is not an SPDX licence id (did you mean CC-BY-NC-SA-4.0?); a licence outside the SPDX list is written LicenseRef-<name> (set it with --license)"]
+        f"{path}: dataset.license: 'CC BY-NC-SA 4.0' is not an SPDX licence id (did you mean CC-BY-NC-SA-4.0?); a licence outside the SPDX list is written LicenseRef-<name> (set it with --license)"
+    ]
     result = import_corpus(path, plain.model_copy(update={"dataset": importer.DatasetFields(license="CC-BY-NC-SA-4.0")}))
     assert result.ok and result.corpus.dataset.license == "CC-BY-NC-SA-4.0" and result.corpus.dataset.created == "2025-05-01"
     assert [e.difficulty for e in result.corpus.entries] == [1, 3]
@@ -367,7 +392,8 @@ def test_the_options_cover_every_dataset_field():
 def test_variant_class_problems_come_back_to_their_line(tmp_path):
     path = write(tmp_path, HEADER.replace("\n", ",variant_class\n") + "a,b,Easy,c,c,p,v\nz,e,Easy,c,c,p,v\n")
     assert errors(import_corpus(path, options())) == [
-        f"{path}: variant_class: variant class 'v' groups alternative references of one source, but this entry's source differs from entry 1's (line 3)"]
+        f"{path}: variant_class: variant class 'v' groups alternative references of one source, but this entry's source differs from entry 1's (line 3)"
+    ]
 
 
 # ---------------------------------------------------------------- CLI

@@ -94,7 +94,9 @@ def test_naming_rule(tag, name):
     assert language_name(tag) == name
 
 
-@pytest.mark.parametrize("tag", ["xx-Zzzz", "qaa", "und", "x-private", "", "en\n", "eng_Latn", "en_US", "abcdefgh", "en--US", "a" * 10_000, "😀"])
+@pytest.mark.parametrize(
+    "tag", ["xx-Zzzz", "qaa", "und", "x-private", "", "en\n", "eng_Latn", "en_US", "abcdefgh", "en--US", "a" * 10_000, "😀"]
+)
 def test_a_tag_without_a_name_is_its_own_name(tag):
     assert language_name(tag) == tag
     assert label(tag) == tag

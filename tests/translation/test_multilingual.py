@@ -254,7 +254,9 @@ def test_report_refuses_a_folder_without_cards_and_cards_of_another_corpus(tmp_p
     other = write_corpus({**example_doc, "dataset": {**example_doc["dataset"], "version": "9.9.9"}}, "other.json")
     done = _atlas("translation", "report", str(tmp_path / "set"), "--dataset", str(other))
     assert done.returncode == 1 and "are of another corpus (or version)" in done.stderr
-    single = _atlas("translation", "run", "--dataset", str(other), "--engine", "sim-strong", "--out", str(tmp_path / "x"), "--targets", "fr")
+    single = _atlas(
+        "translation", "run", "--dataset", str(other), "--engine", "sim-strong", "--out", str(tmp_path / "x"), "--targets", "fr"
+    )
     assert single.returncode == 1 and "--targets: " in single.stderr and "single-target corpus" in single.stderr
 
 

@@ -39,8 +39,14 @@ def test_the_card_content_follows_outputs_and_scores_not_run_facts(tmp_path):
     card = run_translation(EXAMPLE, WEAK, tmp_path / "a").card
     digest = sha256_json(card_content(card))
     facts = card
-    for field, value in (("created_at", "1999-01-01T00:00:00Z"), ("engine.base_url", "http://127.0.0.1:1/v1"),
-                         ("dataset.path", "/elsewhere/corpus.json"), ("run.sent", 0), ("run.resumed", 23), ("run.concurrency", 1)):
+    for field, value in (
+        ("created_at", "1999-01-01T00:00:00Z"),
+        ("engine.base_url", "http://127.0.0.1:1/v1"),
+        ("dataset.path", "/elsewhere/corpus.json"),
+        ("run.sent", 0),
+        ("run.resumed", 23),
+        ("run.concurrency", 1),
+    ):
         facts = _set(facts, field, value)
     assert sha256_json(card_content(facts)) == digest
     output = _set(card, "outputs", [_set(card.outputs[0], "output", card.outputs[0].output + " !"), *card.outputs[1:]])
@@ -74,13 +80,17 @@ def test_progress_lines_say_segments_and_chrf_so_far(tmp_path):
     run_translation(EXAMPLE, WEAK, tmp_path / "a", progress_log=ProgressLog(resumed.append, 3600))
     assert len(resumed) == 2
     assert resumed[0] == f"example-en-fr-v1 on sim-poor: 23/23 segments (0 failed, 23 resumed) · chrF++ so far {final_score}"
-    assert re.fullmatch(rf"example-en-fr-v1 on sim-poor: 23/23 segments \(0 failed, 23 resumed\) · chrF\+\+ "
-                        rf"{re.escape(final_score)} · done in \d+ s", resumed[1]), resumed[1]  # nothing sent: seconds at most
+    assert re.fullmatch(
+        rf"example-en-fr-v1 on sim-poor: 23/23 segments \(0 failed, 23 resumed\) · chrF\+\+ "
+        rf"{re.escape(final_score)} · done in \d+ s",
+        resumed[1],
+    ), resumed[1]  # nothing sent: seconds at most
 
 
 def test_run_facts_lead_with_the_scores_and_their_signatures(tmp_path):
-    flaky = Engine(name="sim-flaky-t", kind="simulator", concurrency=4, max_retries=0,
-                   simulator={"preset": "sim-zero-latency", "error_5xx": 0.3})
+    flaky = Engine(
+        name="sim-flaky-t", kind="simulator", concurrency=4, max_retries=0, simulator={"preset": "sim-zero-latency", "error_5xx": 0.3}
+    )
     outcome = run_translation(EXAMPLE, flaky, tmp_path / "a")
     facts = run_facts(outcome.card)
     keys = [f.key for f in facts]
@@ -101,8 +111,9 @@ def test_run_facts_lead_with_the_scores_and_their_signatures(tmp_path):
 def test_the_leaderboard_ranks_by_chrfpp_and_shows_every_signature(tmp_path):
     strong = run_translation(EXAMPLE, STRONG, tmp_path / "s").card
     weak = run_translation(EXAMPLE, WEAK, tmp_path / "w").card
-    partial = run_translation(EXAMPLE, Engine(name="sim-part", kind="simulator", simulator={"preset": "sim-zero-latency"}),
-                              tmp_path / "p", limit=3).card
+    partial = run_translation(
+        EXAMPLE, Engine(name="sim-part", kind="simulator", simulator={"preset": "sim-zero-latency"}), tmp_path / "p", limit=3
+    ).card
     board = leaderboard([weak, partial, strong])
     rows = board.payload["example-en-fr-v1"]
     ranked = sorted([strong, weak, partial], key=lambda c: -c.scores["chrf++"].score)

@@ -81,7 +81,21 @@ def test_modified_card_is_refused(tmp_path):
 
 
 def test_cli_run(tmp_path, capsys):
-    rc = main(["translation", "run", "--dataset", str(EXAMPLE), "--engine", "sim-strong", "--out", str(tmp_path / "cli"), "--limit", "4", "--no-progress"])
+    rc = main(
+        [
+            "translation",
+            "run",
+            "--dataset",
+            str(EXAMPLE),
+            "--engine",
+            "sim-strong",
+            "--out",
+            str(tmp_path / "cli"),
+            "--limit",
+            "4",
+            "--no-progress",
+        ]
+    )
     assert rc == 0
     assert "chrF2++|nrefs" in capsys.readouterr().out
     assert read_card(tmp_path / "cli").run.segments_done == 4
@@ -93,7 +107,20 @@ def test_flores_import(tmp_path):
     (d / "eng_Latn.devtest").write_text("The river is wide.\nWe walked home.\n", encoding="utf-8")
     (d / "fra_Latn.devtest").write_text("La rivière est large.\nNous sommes rentrés à pied.\n", encoding="utf-8")
     out = tmp_path / "f.json"
-    rc = main(["translation", "import-flores", "--dir", str(tmp_path / "flores"), "--target", "fra_Latn", "--created", "2025-01-01", "--out", str(out)])
+    rc = main(
+        [
+            "translation",
+            "import-flores",
+            "--dir",
+            str(tmp_path / "flores"),
+            "--target",
+            "fra_Latn",
+            "--created",
+            "2025-01-01",
+            "--out",
+            str(out),
+        ]
+    )
     assert rc == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert validate_data(doc).ok

@@ -40,7 +40,10 @@ def test_example_corpus_is_valid_and_marked_as_example():
         (lambda d: d["entries"][1].update(source="Hi"), ("2", "variant_class", "source differs")),
         (lambda d: d["dataset"].update(source_language="en_GB"), (None, "dataset.source_language", "BCP 47")),
         (lambda d: d["dataset"].update(target_language="fr_FR"), (None, "dataset.target_language", "BCP 47")),
-        (lambda d: d["dataset"].update(license="CC BY 4.0"), (None, "dataset.license", "'CC BY 4.0' is not an SPDX licence id (did you mean CC-BY-4.0?)")),
+        (
+            lambda d: d["dataset"].update(license="CC BY 4.0"),
+            (None, "dataset.license", "'CC BY 4.0' is not an SPDX licence id (did you mean CC-BY-4.0?)"),
+        ),
         (lambda d: d["dataset"].update(created="01/06/2025"), (None, "dataset.created", "ISO 8601")),
         (lambda d: d["dataset"].update(version="v1"), (None, "dataset.version", "semantic version")),
         (lambda d: d["dataset"].update(id="My Dataset"), (None, "dataset.id", "slug")),
@@ -74,14 +77,32 @@ def test_an_id_off_the_spdx_list_is_an_error_and_a_deprecated_one_a_warning(exam
     example_doc["dataset"]["license"] = "Foo-License-1.0"
     report = validate_data(example_doc)
     assert not report.ok and [(p.field, p.message) for p in report.errors] == [
-        ("dataset.license", "'Foo-License-1.0' is not an SPDX licence id; a licence outside the SPDX list is written LicenseRef-<name>")]
+        ("dataset.license", "'Foo-License-1.0' is not an SPDX licence id; a licence outside the SPDX list is written LicenseRef-<name>")
+    ]
     example_doc["dataset"]["license"] = "GPL-3.0"
     report = validate_data(example_doc)
     assert report.ok and [(p.field, p.message) for p in report.warnings] == [
-        ("dataset.license", "'GPL-3.0' is a deprecated or informal SPDX id: write GPL-3.0-only (or GPL-3.0-or-later for this version or later)")]
+        (
+            "dataset.license",
+            "'GPL-3.0' is a deprecated or informal SPDX id: write GPL-3.0-only (or GPL-3.0-or-later for this version or later)",
+        )
+    ]
 
 
-@pytest.mark.parametrize("tag, ok", [("en", True), ("crk", True), ("pt-BR", True), ("zh-Hant-TW", True), ("eng-Latn", True), ("es-419", True), ("en_US", False), ("e", False), ("english1", False)])
+@pytest.mark.parametrize(
+    "tag, ok",
+    [
+        ("en", True),
+        ("crk", True),
+        ("pt-BR", True),
+        ("zh-Hant-TW", True),
+        ("eng-Latn", True),
+        ("es-419", True),
+        ("en_US", False),
+        ("e", False),
+        ("english1", False),
+    ],
+)
 def test_bcp47(tag, ok):
     assert is_bcp47(tag) is ok
 
@@ -135,8 +156,10 @@ def test_the_corpora_report_keeps_the_valid_corpora_and_reports_the_rest(tmp_pat
     assert report.names == ["other"] and report.entries["other"].path == other
     unreadable, *rest = map(str, report.problems)
     assert unreadable.startswith(f"{tmp_path / 'a|b.json'}: file: not valid JSON")
-    clash = (f"'example-en-fr-v1' is the dataset id of 2 files ({again}, {good}): an id names one corpus, "
-             "so none of them is used until each has its own")
+    clash = (
+        f"'example-en-fr-v1' is the dataset id of 2 files ({again}, {good}): an id names one corpus, "
+        "so none of them is used until each has its own"
+    )
     assert rest == [
         f"{again}: dataset field dataset.id: {clash}",
         f"{good}: dataset field dataset.id: {clash}",
@@ -153,8 +176,13 @@ def test_cli_validate_refuses_a_corpus_id_dagster_cannot_take(tmp_path, example_
     good = write_corpus(example_doc, "good.json")
     example_doc["dataset"]["id"] = "x...y"
     bad = write_corpus(example_doc, "bad.json")
-    result = subprocess.run([sys.executable, "-m", "atlas_assets.cli", "translation", "validate", str(good), str(bad)],
-                            capture_output=True, text=True, cwd=REPO, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "atlas_assets.cli", "translation", "validate", str(good), str(bad)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert f"ERROR {bad}: dataset field dataset.id: corpus id: contains '...' (Dagster's partition-range separator)" in result.stderr
     assert f"{bad}: INVALID (1 error(s))" in result.stderr

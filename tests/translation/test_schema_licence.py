@@ -21,9 +21,16 @@ def licence_problems(doc, licence):
 @pytest.mark.parametrize(
     "licence",
     [
-        "MIT", "CC0-1.0", "CC-BY-NC-SA-4.0", "MIT OR Apache-2.0", "(MIT OR Apache-2.0) AND CC-BY-4.0",
-        "GPL-2.0-or-later WITH Classpath-exception-2.0", "Apache-2.0+", "LicenseRef-edtekla-research",
-        "DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2", "LicenseRef-x AND (CC-BY-SA-4.0 OR MIT)",
+        "MIT",
+        "CC0-1.0",
+        "CC-BY-NC-SA-4.0",
+        "MIT OR Apache-2.0",
+        "(MIT OR Apache-2.0) AND CC-BY-4.0",
+        "GPL-2.0-or-later WITH Classpath-exception-2.0",
+        "Apache-2.0+",
+        "LicenseRef-edtekla-research",
+        "DocumentRef-spdx-tool-1.2:LicenseRef-MIT-Style-2",
+        "LicenseRef-x AND (CC-BY-SA-4.0 OR MIT)",
     ],
 )
 def test_valid_spdx_expressions_pass_without_a_word(example_doc, licence):
@@ -102,11 +109,17 @@ def test_malformed_licences_are_errors_of_the_licence_field(example_doc, licence
 
 
 def test_hostile_licences_are_refused_with_a_short_message(example_doc):
-    hostile = ["x" * 10_000, "MIT AND " * 1250 + "MIT)", "(" * 20_000 + "MIT", " AND ".join(f"Foo{i}" for i in range(2000)), "CC BY 4.0 " * 1000 + "x"]
+    hostile = [
+        "x" * 10_000,
+        "MIT AND " * 1250 + "MIT)",
+        "(" * 20_000 + "MIT",
+        " AND ".join(f"Foo{i}" for i in range(2000)),
+        "CC BY 4.0 " * 1000 + "x",
+    ]
     for licence in hostile:
         found = licence_problems(example_doc, licence)
         assert [(s, f) for s, f, _ in found] == [("error", "dataset.license")] and len(found[0][2]) < 500, found
-    (_, _, many), = licence_problems(example_doc, hostile[3])
+    ((_, _, many),) = licence_problems(example_doc, hostile[3])
     assert "'Foo4' is not an SPDX licence id; ... and 1995 more" in many
     assert licence_problems(example_doc, "(" * 20_000 + "MIT" + ")" * 20_000) == []  # deep but valid
     example_doc["dataset"]["license"] = 3
@@ -119,15 +132,20 @@ def test_a_hundred_corpora_licences_build_the_licensing_once(example_doc, monkey
     monkeypatch.setattr(spdx, "get_spdx_licensing", lambda: calls.append(1) or real())
     for cached in (spdx._licensing, spdx._ids_by_spelling, spdx.check):
         cached.cache_clear()
-    licences = [f"LicenseRef-corpus-{n}" if n % 4 == 0 else ("CC-BY-SA-4.0 OR MIT", "CC BY-NC-SA 4.0", f"Apache-License-{n}")[n % 3] for n in range(100)]
+    licences = [
+        f"LicenseRef-corpus-{n}" if n % 4 == 0 else ("CC-BY-SA-4.0 OR MIT", "CC BY-NC-SA 4.0", f"Apache-License-{n}")[n % 3]
+        for n in range(100)
+    ]
     reports = [validate_data(example_doc | {"dataset": {**example_doc["dataset"], "license": licence}}) for licence in licences]
     assert calls == [1]  # the tables are built once for every corpus (timing: the note's figures, not a test)
     assert sum(r.ok for r in reports) == 25 + len([n for n in range(100) if n % 4 and n % 3 == 0])
 
 
 def test_the_licensing_is_built_on_the_first_check_not_on_import():
-    code = ("from atlas_assets.translation import schema, spdx; assert spdx._licensing.cache_info().currsize == 0; "
-            "schema.is_bcp47('en'); spdx.check('MIT'); assert spdx._licensing.cache_info().currsize == 1")
+    code = (
+        "from atlas_assets.translation import schema, spdx; assert spdx._licensing.cache_info().currsize == 0; "
+        "schema.is_bcp47('en'); spdx.check('MIT'); assert spdx._licensing.cache_info().currsize == 1"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert result.returncode == 0, result.stderr
 
@@ -135,7 +153,11 @@ def test_the_licensing_is_built_on_the_first_check_not_on_import():
 def test_the_cli_names_the_spdx_id_for_the_spec_spelling(example_doc, write_corpus):
     example_doc["dataset"]["license"] = "CC BY-NC-SA 4.0"
     path = write_corpus(example_doc)
-    result = subprocess.run([str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 1
-    assert (f"ERROR {path}: dataset field dataset.license: 'CC BY-NC-SA 4.0' is not an SPDX licence id (did you mean CC-BY-NC-SA-4.0?); "
-            "a licence outside the SPDX list is written LicenseRef-<name>") in result.stderr
+    assert (
+        f"ERROR {path}: dataset field dataset.license: 'CC BY-NC-SA 4.0' is not an SPDX licence id (did you mean CC-BY-NC-SA-4.0?); "
+        "a licence outside the SPDX list is written LicenseRef-<name>"
+    ) in result.stderr

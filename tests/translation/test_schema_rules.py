@@ -28,8 +28,14 @@ def test_a_variant_class_has_one_difficulty_register_and_context(example_doc, fi
     first, second, *_ = class_members(example_doc, "hello")
     assert first[field] != value
     second[field] = value
-    assert problems(example_doc) == [(str(second["id"]), field, f"{value!r} differs from {first[field]!r} of entry {first['id']}, the first of variant class 'hello': "
-                                                                 f"a class is one scored segment with one {field} (give every entry of the class the same)")]
+    assert problems(example_doc) == [
+        (
+            str(second["id"]),
+            field,
+            f"{value!r} differs from {first[field]!r} of entry {first['id']}, the first of variant class 'hello': "
+            f"a class is one scored segment with one {field} (give every entry of the class the same)",
+        )
+    ]
 
 
 def test_every_conflict_of_a_class_is_reported(example_doc):
@@ -95,8 +101,10 @@ def test_a_stray_newline_in_a_target_tag_or_a_reference_key(example_doc):
     from tests.helpers.translation import multi
 
     doc = multi(example_doc, targets=("fr", "de\n"))
-    assert ("dataset.targets.1", "'de\\n' is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant) (it contains a newline or another control character)") in [
-        (f, m) for _, f, m in problems(doc)]
+    assert (
+        "dataset.targets.1",
+        "'de\\n' is not a well-formed BCP 47 language tag (e.g. en, crk, pt-BR, zh-Hant) (it contains a newline or another control character)",
+    ) in [(f, m) for _, f, m in problems(doc)]
     doc = multi(example_doc)
     doc["entries"][0]["references"]["fr\n"] = doc["entries"][0]["references"].pop("fr")
     assert [(e, f) for e, f, _ in problems(doc)] == [("1", "references.fr"), ("1", "references.'fr\\n'")]
@@ -109,8 +117,14 @@ def test_bcp47_refuses_a_tag_with_a_newline(tag):
 
 def test_the_dataset_id_names_a_trailing_newline(example_doc):
     example_doc["dataset"]["id"] = "example-en-fr-v1\n"
-    assert problems(example_doc) == [(None, "dataset.id", "must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1) "
-                                                          "(it contains a newline or another control character)")]
+    assert problems(example_doc) == [
+        (
+            None,
+            "dataset.id",
+            "must be a slug: lowercase letters, digits, '.', '_' or '-' (e.g. edtekla-dev-v1) "
+            "(it contains a newline or another control character)",
+        )
+    ]
 
 
 def test_free_text_may_hold_newlines(example_doc):
@@ -141,12 +155,18 @@ def test_the_cli_refuses_files_that_share_an_id(tmp_path, example_doc, write_cor
     copy_path = write_corpus(example_doc, "copy.json")
     result = subprocess.run([ATLAS, "translation", "validate", str(EXAMPLE), str(copy_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
-    clash = (f"'example-en-fr-v1' is the dataset id of 2 files ({EXAMPLE}, {copy_path}): an id names one corpus, "
-             "so none of them is used until each has its own")
+    clash = (
+        f"'example-en-fr-v1' is the dataset id of 2 files ({EXAMPLE}, {copy_path}): an id names one corpus, "
+        "so none of them is used until each has its own"
+    )
     assert f"ERROR {EXAMPLE}: dataset field dataset.id: {clash}" in result.stderr
     assert f"ERROR {copy_path}: dataset field dataset.id: {clash}" in result.stderr
     assert f"{EXAMPLE}: INVALID (1 error(s))" in result.stderr and f"{copy_path}: INVALID (1 error(s))" in result.stderr
     example_doc["dataset"]["id"] = "another"
-    result = subprocess.run([ATLAS, "translation", "validate", "-q", str(EXAMPLE), str(write_corpus(example_doc, "another.json")), str(EXAMPLE)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [ATLAS, "translation", "validate", "-q", str(EXAMPLE), str(write_corpus(example_doc, "another.json")), str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and result.stderr == "", result.stderr

@@ -88,13 +88,24 @@ def _neither(d):
         (lambda d: d["dataset"].update(targets="fr"), (None, "dataset.targets", "valid list")),
         (lambda d: d["dataset"].update(targets=["fr", "fr_CA"]), (None, "dataset.targets.1", "'fr_CA' is not a well-formed BCP 47")),
         (lambda d: d["dataset"].update(targets=["fr", 7]), (None, "dataset.targets.1", "valid string")),
-        (lambda d: d["dataset"].update(targets=["fr", "de-CH", "FR"]), (None, "dataset.targets", "duplicate target(s), compared ignoring case: FR (also fr)")),
-        (lambda d: d["dataset"].update(targets=["fr", "de-CH", "fr"]), (None, "dataset.targets", "duplicate target(s), compared ignoring case: fr")),
+        (
+            lambda d: d["dataset"].update(targets=["fr", "de-CH", "FR"]),
+            (None, "dataset.targets", "duplicate target(s), compared ignoring case: FR (also fr)"),
+        ),
+        (
+            lambda d: d["dataset"].update(targets=["fr", "de-CH", "fr"]),
+            (None, "dataset.targets", "duplicate target(s), compared ignoring case: fr"),
+        ),
         (lambda d: d["entries"][0]["references"].pop("de-CH"), ("1", "references.de-CH", "missing: dataset.targets lists de-CH")),
         (lambda d: d["entries"][0]["references"].update(it="x"), ("1", "references.it", "not one of dataset.targets (fr, de-CH)")),
-        (lambda d: d["entries"][0]["references"].update({"de-ch": d["entries"][0]["references"].pop("de-CH")}),
-         ("1", "references.de-ch", "not one of dataset.targets (fr, de-CH) (tags are matched exactly: write de-CH)")),
-        (lambda d: d["entries"][0]["references"].update({"de-ch": d["entries"][0]["references"].pop("de-CH")}), ("1", "references.de-CH", "missing")),
+        (
+            lambda d: d["entries"][0]["references"].update({"de-ch": d["entries"][0]["references"].pop("de-CH")}),
+            ("1", "references.de-ch", "not one of dataset.targets (fr, de-CH) (tags are matched exactly: write de-CH)"),
+        ),
+        (
+            lambda d: d["entries"][0]["references"].update({"de-ch": d["entries"][0]["references"].pop("de-CH")}),
+            ("1", "references.de-CH", "missing"),
+        ),
         (lambda d: d["entries"][0]["references"].update(fr=3), ("1", "references.fr", "valid string (got int")),
         (lambda d: d["entries"][0]["references"].update(fr=None), ("1", "references.fr", "valid string")),
         (lambda d: d["entries"][0]["references"].update(fr=["a"]), ("1", "references.fr", "valid string")),
@@ -116,8 +127,14 @@ def test_every_multi_target_error_names_entry_and_field(multi_doc, mutate, expec
 
 def test_references_in_a_single_target_corpus_are_an_error(example_doc):
     example_doc["entries"][0]["references"] = {"fr": "Bonjour"}
-    assert problems(example_doc) == [("1", "references", "only an entry of a multi-target corpus (dataset.targets) has references; "
-                                                         "this corpus has dataset.target_language: give reference")]
+    assert problems(example_doc) == [
+        (
+            "1",
+            "references",
+            "only an entry of a multi-target corpus (dataset.targets) has references; "
+            "this corpus has dataset.target_language: give reference",
+        )
+    ]
 
 
 def test_a_broken_block_still_gets_its_entries_checked(multi_doc):
@@ -126,7 +143,11 @@ def test_a_broken_block_still_gets_its_entries_checked(multi_doc):
     multi_doc["entries"][4]["reference"] = "x"
     assert {(e, f) for e, f, _ in problems(multi_doc)} == {(None, "dataset.source_language"), ("4", "references.fr"), ("5", "reference")}
     multi_doc["dataset"]["targets"] = ["fr", 3]  # targets not known: only the shape of each entry is checked
-    assert {(e, f) for e, f, _ in problems(multi_doc)} == {(None, "dataset.source_language"), (None, "dataset.targets.1"), ("5", "reference")}
+    assert {(e, f) for e, f, _ in problems(multi_doc)} == {
+        (None, "dataset.source_language"),
+        (None, "dataset.targets.1"),
+        ("5", "reference"),
+    }
 
 
 def test_a_huge_target_list_is_validated_fast_and_reported_briefly(example_doc):
@@ -145,12 +166,18 @@ def test_a_huge_target_list_is_validated_fast_and_reported_briefly(example_doc):
 
 def test_the_cli_validates_a_multi_target_file(multi_doc, write_corpus):
     path = write_corpus(multi_doc, "multi.json")
-    result = subprocess.run([str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert "example-multi v1.0 (EN→FR): 26 entries" in result.stdout and "  targets (2): fr, de-CH" in result.stdout
     multi_doc["entries"][0]["references"]["DE-CH"] = multi_doc["entries"][0]["references"].pop("de-CH")
-    result = subprocess.run([str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(write_corpus(multi_doc, "bad.json"))],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "atlas"), "translation", "validate", str(write_corpus(multi_doc, "bad.json"))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert "entry 1 field references.DE-CH: not one of dataset.targets (fr, de-CH) (tags are matched exactly: write de-CH)" in result.stderr
     assert "entry 1 field references.de-CH: missing: dataset.targets lists de-CH" in result.stderr

@@ -144,9 +144,7 @@ def score(row: Mapping[str, Any], output: Any, dataset_default_scorer: str | Non
     )
 
 
-def rescore(
-    rows: Sequence[Mapping[str, Any]], outputs: Sequence[Any], dataset_default_scorer: str | None = None
-) -> list[ItemScore]:
+def rescore(rows: Sequence[Mapping[str, Any]], outputs: Sequence[Any], dataset_default_scorer: str | None = None) -> list[ItemScore]:
     """Score stored outputs against their rows (same order, same length)."""
     if len(rows) != len(outputs):
         raise ValueError(f"{len(rows)} rows but {len(outputs)} outputs")

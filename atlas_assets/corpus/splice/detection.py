@@ -226,17 +226,24 @@ def _find_in_tokens(tokens: list[Token], context_identifiers: Iterable[str]) -> 
         if role == "property" and _outside_member(tokens, k, roles.external):
             continue
         parts = (
-            _style_break(text, affixes) or _glued_word(text, affixes) or _glued_lower(text, affixes)
-            or _glued_keyword(text, affixes) or _underscores(text, affixes) or _repeated_word(text)
-            or _long_segment(text, affixes) or _caps_words(text, affixes) or _caps_run(text, affixes)
-            or _short_repeat(text) or _welded_camel_word(text, affixes)
+            _style_break(text, affixes)
+            or _glued_word(text, affixes)
+            or _glued_lower(text, affixes)
+            or _glued_keyword(text, affixes)
+            or _underscores(text, affixes)
+            or _repeated_word(text)
+            or _long_segment(text, affixes)
+            or _caps_words(text, affixes)
+            or _caps_run(text, affixes)
+            or _short_repeat(text)
+            or _welded_camel_word(text, affixes)
         )
         if parts is not None:
             pass
         elif role == "private":
             if text in privates:
                 continue
-            parts = (text, "") # an undeclared private name is an early SyntaxError
+            parts = (text, "")  # an undeclared private name is an early SyntaxError
         elif role == "decl":
             if counts[text] > 1:
                 continue
@@ -245,13 +252,15 @@ def _find_in_tokens(tokens: list[Token], context_identifiers: Iterable[str]) -> 
             # like a reference
             parts = _repeated(text) or affixes.digits(text, whole=2 if k in roles.local else MIN_FRAGMENT)
             if parts is None and k in roles.local:
-                parts = affixes.split(text, whole=1) or (((text, "") if affixes.truncated(text) else None)) or affixes.one_sided(text)
+                parts = affixes.split(text, whole=1) or ((text, "") if affixes.truncated(text) else None) or affixes.one_sided(text)
             elif parts is None and k in imports and context:
                 parts = affixes.split(text) or affixes.one_sided(text) or _truncated_import(text, context)
             if parts is None and _pascal_function(tokens, pairs, k):
                 parts = (text, "")  # function Tickets(tickets): a camelCase name cut at a hump
             if parts is None and k not in roles.local and _function_name(tokens, k):
-                parts = _lower_function_name(text, affixes) or _keyword_tail(text) or ((text, "") if _mid_word_suffix(text, affixes) else None)
+                parts = (
+                    _lower_function_name(text, affixes) or _keyword_tail(text) or ((text, "") if _mid_word_suffix(text, affixes) else None)
+                )
             if parts is None and k in roles.local:
                 parts = _field_weld(text, affixes) or (affixes.digits(text, whole=1) if re.search(r"\d{3}$", text) else None)
         elif role in ("property", "key"):
@@ -262,7 +271,13 @@ def _find_in_tokens(tokens: list[Token], context_identifiers: Iterable[str]) -> 
             parts = _repeated(text) or affixes.split(text, fragment=len(text), whole=2, camel=False) or affixes.digits(text, whole=2)
             if parts is None and role == "property":
                 parts = _property_weld(text, affixes)
-            if parts is None and role == "property" and text[0].isupper() and affixes.truncated(text) and not (k >= 2 and tokens[k - 2].text == "new"):
+            if (
+                parts is None
+                and role == "property"
+                and text[0].isupper()
+                and affixes.truncated(text)
+                and not (k >= 2 and tokens[k - 2].text == "new")
+            ):
                 parts = (text, "")  # Object.Entries, Number.Finite: a cut built-in member
             if parts is None and role == "property" and _compound(text) and affixes.truncated(text):
                 parts = (text, "")
@@ -351,19 +366,26 @@ def _prose_tokens(tokens: list[Token]) -> bool:
     (neither a keyword that takes one: ``return x``), a quote that never closes (``I'm``),
     or one bare word with at most a closing ``. : ! ?`` (``Sure!``)."""
     if any(
-        a.kind in ("ident", "number") and b.kind in ("ident", "number", "bad-number") and a.text not in _CONTEXTUAL and b.text not in _CONTEXTUAL
+        a.kind in ("ident", "number")
+        and b.kind in ("ident", "number", "bad-number")
+        and a.text not in _CONTEXTUAL
+        and b.text not in _CONTEXTUAL
         for a, b in zip(tokens, tokens[1:])
     ):
         return True
     if any(t.kind == "string" and (len(t.text) < 2 or t.text[-1] != t.text[0]) for t in tokens):
         return True
     return (
-        len(tokens) in (1, 2) and tokens[0].kind == "ident" and tokens[0].text not in JS_KEYWORDS
+        len(tokens) in (1, 2)
+        and tokens[0].kind == "ident"
+        and tokens[0].text not in JS_KEYWORDS
         and (len(tokens) == 1 or tokens[1].text in _SENTENCE_END)
     )
 
 
-def judge_generation(code: str | None, context_identifiers: Iterable[str], meta: Mapping[str, Any] | None = None) -> tuple[bool, str | None]:
+def judge_generation(
+    code: str | None, context_identifiers: Iterable[str], meta: Mapping[str, Any] | None = None
+) -> tuple[bool, str | None]:
     """The verdict on one eval-longgen-integrity-v1 generation: ``(True, None)`` when it is
     a module with no splice, else ``(False, why)``. `code` is the reply as the scorer
     reads it (think blocks and code fences already removed; None for no text), `meta` the

@@ -150,6 +150,7 @@ def _number_pieces(word: str) -> list[str]:
 
 # --- code positions --------------------------------------------------------------------------
 
+
 def code_words(text: str) -> list[Word]:
     """Identifiers and numbers of JavaScript code, with offsets: the words `js_tokens`
     reads (strings, comments, regex literals and template text are not code)."""
@@ -206,7 +207,11 @@ def make_cases(
         return rng.choices([c[0] for c in candidates], [c[1] for c in candidates])[0]
 
     def pick_donor(source: str, kind: str | None = None) -> str | None:
-        pool = [(x, wt) for x, wt in zip(pools[source], weights[source]) if kind is None or (x[:1].isdigit() or x[:1] == ".") == (kind == "number")]
+        pool = [
+            (x, wt)
+            for x, wt in zip(pools[source], weights[source])
+            if kind is None or (x[:1].isdigit() or x[:1] == ".") == (kind == "number")
+        ]
         if not pool:
             return None
         return rng.choices([p[0] for p in pool], [p[1] for p in pool])[0]

@@ -235,18 +235,33 @@ def _analyse(tokens: Sequence[Token], pairs: dict[int, int]) -> _Roles:
             role[k] = "property"
         elif pt == "#" and k >= 2 and tokens[k - 2].text in (".", "?."):
             role[k] = "private"  # this.#name: must be declared in the class body
-        elif pt in ("function", "class", "const", "let", "var", "#") or (pt == "as" and text not in ("from",)) or (pt == "*" and k >= 2 and tokens[k - 2].text == "function"):
+        elif (
+            pt in ("function", "class", "const", "let", "var", "#")
+            or (pt == "as" and text not in ("from",))
+            or (pt == "*" and k >= 2 and tokens[k - 2].text == "function")
+        ):
             role[k] = "decl"
             if brace is not None and pt in ("const", "let", "var", "function"):
                 local.add(k)
         elif nt == "=>" and text not in JS_KEYWORDS:
             role[k] = "decl"
             local.add(k)
-        elif inside == "class" and (pt in ("{", "}", ";", "static", "get", "set", "async") or (prev is not None and prev.line < tok.line)) and nt in ("=", ";", "(") and text not in JS_KEYWORDS:
+        elif (
+            inside == "class"
+            and (pt in ("{", "}", ";", "static", "get", "set", "async") or (prev is not None and prev.line < tok.line))
+            and nt in ("=", ";", "(")
+            and text not in JS_KEYWORDS
+        ):
             role[k] = "decl"  # class field or method
         elif inside == "object" and nt == ":" and pt in ("{", ","):
             role[k] = "key"
-        elif nt == ":" and inside in ("block", "top") and text not in JS_KEYWORDS and k + 2 < n and tokens[k + 2].text in ("for", "while", "do", "switch"):
+        elif (
+            nt == ":"
+            and inside in ("block", "top")
+            and text not in JS_KEYWORDS
+            and k + 2 < n
+            and tokens[k + 2].text in ("for", "while", "do", "switch")
+        ):
             role[k] = "decl"  # a statement label
         elif pt in ("break", "continue"):
             role[k] = "label"
@@ -270,7 +285,14 @@ def _analyse(tokens: Sequence[Token], pairs: dict[int, int]) -> _Roles:
                     role[m] = "decl"
                     imported.add(m)
                     names.append(t.text)
-        elif tok.text == "require" and k + 3 < n and tokens[k + 1].text == "(" and _package_specifier(tokens[k + 2]) and tokens[k - 1].text == "=" and k >= 2:
+        elif (
+            tok.text == "require"
+            and k + 3 < n
+            and tokens[k + 1].text == "("
+            and _package_specifier(tokens[k + 2])
+            and tokens[k - 1].text == "="
+            and k >= 2
+        ):
             bound = tokens[k - 2]  # const fs = require('fs'); const { join } = require('path')
             if bound.kind == "ident":
                 external.add(bound.text)
@@ -299,7 +321,27 @@ def _package_specifier(tok: Token) -> bool:
     return tok.kind == "string" and len(tok.text) > 2 and tok.text[1] not in "./"
 
 
-_STATEMENT_STARTS = frozenset({"let", "const", "var", "function", "class", "return", "if", "for", "while", "do", "switch", "try", "throw", "export", "import", "break", "continue"})
+_STATEMENT_STARTS = frozenset(
+    {
+        "let",
+        "const",
+        "var",
+        "function",
+        "class",
+        "return",
+        "if",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "try",
+        "throw",
+        "export",
+        "import",
+        "break",
+        "continue",
+    }
+)
 
 
 def _declarator_lists(tokens: Sequence[Token], role: dict[int, str], local: set[int], enclosing: list[int | None]) -> None:
@@ -346,18 +388,50 @@ _FUNCTION_MEMBERS = frozenset({"prototype", "name", "length", "call", "apply", "
 NAMESPACE_MEMBERS: dict[str, frozenset[str]] = {
     name: frozenset(members.split()) | (_FUNCTION_MEMBERS if callable_ else frozenset())
     for name, callable_, members in (
-        ("Math", False, "abs acos acosh asin asinh atan atanh atan2 cbrt ceil clz32 cos cosh exp expm1 floor fround f16round hypot imul log log1p log10 log2 max min pow random round sign sin sinh sqrt sumPrecise tan tanh trunc E LN10 LN2 LOG10E LOG2E PI SQRT1_2 SQRT2"),
+        (
+            "Math",
+            False,
+            "abs acos acosh asin asinh atan atanh atan2 cbrt ceil clz32 cos cosh exp expm1 floor fround f16round hypot imul log log1p log10 log2 max min pow random round sign sin sinh sqrt sumPrecise tan tanh trunc E LN10 LN2 LOG10E LOG2E PI SQRT1_2 SQRT2",
+        ),
         ("JSON", False, "parse stringify rawJSON isRawJSON"),
-        ("Reflect", False, "apply construct defineProperty deleteProperty get getOwnPropertyDescriptor getPrototypeOf has isExtensible ownKeys preventExtensions set setPrototypeOf"),
-        ("console", False, "Console log info warn error debug trace table assert dir dirxml group groupCollapsed groupEnd time timeEnd timeLog timeStamp count countReset clear profile profileEnd"),
-        ("performance", False, "now mark measure timeOrigin getEntries getEntriesByName getEntriesByType clearMarks clearMeasures clearResourceTimings toJSON timerify eventLoopUtilization nodeTiming memory timing navigation markResourceTiming"),
-        ("Intl", False, "Collator DateTimeFormat DisplayNames DurationFormat ListFormat Locale NumberFormat PluralRules RelativeTimeFormat Segmenter getCanonicalLocales supportedValuesOf"),
-        ("Number", True, "EPSILON MAX_SAFE_INTEGER MIN_SAFE_INTEGER MAX_VALUE MIN_VALUE NaN NEGATIVE_INFINITY POSITIVE_INFINITY isFinite isInteger isNaN isSafeInteger parseFloat parseInt"),
-        ("Object", True, "assign create defineProperties defineProperty entries freeze fromEntries getOwnPropertyDescriptor getOwnPropertyDescriptors getOwnPropertyNames getOwnPropertySymbols getPrototypeOf groupBy hasOwn is isExtensible isFrozen isSealed keys preventExtensions seal setPrototypeOf values"),
+        (
+            "Reflect",
+            False,
+            "apply construct defineProperty deleteProperty get getOwnPropertyDescriptor getPrototypeOf has isExtensible ownKeys preventExtensions set setPrototypeOf",
+        ),
+        (
+            "console",
+            False,
+            "Console log info warn error debug trace table assert dir dirxml group groupCollapsed groupEnd time timeEnd timeLog timeStamp count countReset clear profile profileEnd",
+        ),
+        (
+            "performance",
+            False,
+            "now mark measure timeOrigin getEntries getEntriesByName getEntriesByType clearMarks clearMeasures clearResourceTimings toJSON timerify eventLoopUtilization nodeTiming memory timing navigation markResourceTiming",
+        ),
+        (
+            "Intl",
+            False,
+            "Collator DateTimeFormat DisplayNames DurationFormat ListFormat Locale NumberFormat PluralRules RelativeTimeFormat Segmenter getCanonicalLocales supportedValuesOf",
+        ),
+        (
+            "Number",
+            True,
+            "EPSILON MAX_SAFE_INTEGER MIN_SAFE_INTEGER MAX_VALUE MIN_VALUE NaN NEGATIVE_INFINITY POSITIVE_INFINITY isFinite isInteger isNaN isSafeInteger parseFloat parseInt",
+        ),
+        (
+            "Object",
+            True,
+            "assign create defineProperties defineProperty entries freeze fromEntries getOwnPropertyDescriptor getOwnPropertyDescriptors getOwnPropertyNames getOwnPropertySymbols getPrototypeOf groupBy hasOwn is isExtensible isFrozen isSealed keys preventExtensions seal setPrototypeOf values",
+        ),
         ("Array", True, "from fromAsync isArray of"),
         ("Promise", True, "all allSettled any race reject resolve try withResolvers"),
         ("String", True, "fromCharCode fromCodePoint raw"),
-        ("Symbol", True, "asyncDispose asyncIterator dispose hasInstance isConcatSpreadable iterator match matchAll replace search species split toPrimitive toStringTag unscopables for keyFor"),
+        (
+            "Symbol",
+            True,
+            "asyncDispose asyncIterator dispose hasInstance isConcatSpreadable iterator match matchAll replace search species split toPrimitive toStringTag unscopables for keyFor",
+        ),
         ("Date", True, "now parse UTC"),
     )
 }
@@ -380,4 +454,6 @@ _METHOD_HEADS_LONGEST_FIRST = tuple(sorted(BUILTIN_METHOD_HEADS, key=lambda m: (
 _CONTEXTUAL = JS_KEYWORDS | {"using", "accessor", "type"}
 
 
-_OBJECT_MEMBERS = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf"})
+_OBJECT_MEMBERS = frozenset(
+    {"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf"}
+)

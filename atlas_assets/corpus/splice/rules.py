@@ -44,7 +44,18 @@ from .roles import (
 )
 from .tokens import Token
 
-__all__ = ["DANGLING_SHARED", "FIELD_HEAD", "FIELD_TAIL", "GLUED_WORD", "LONG_SEGMENT", "MIN_FRAGMENT", "MIN_TRUNCATED", "NUMBER_FRAGMENT", "ONE_SIDED", "PROPERTY_HEAD"]
+__all__ = [
+    "DANGLING_SHARED",
+    "FIELD_HEAD",
+    "FIELD_TAIL",
+    "GLUED_WORD",
+    "LONG_SEGMENT",
+    "MIN_FRAGMENT",
+    "MIN_TRUNCATED",
+    "NUMBER_FRAGMENT",
+    "ONE_SIDED",
+    "PROPERTY_HEAD",
+]
 
 
 MIN_FRAGMENT = 3  # shortest fragment of a two-sided weld
@@ -60,7 +71,19 @@ DANGLING_SHARED = 4  # characters a dangling reference shares with its spliced d
 
 
 _SHORT_KEYWORDS = ("new", "let", "var", "for", "try", "this", "case", "else", "void", "with", "null", "true")
-_LONG_KEYWORDS = tuple(sorted((k for k in JS_KEYWORDS if len(k) >= 5 and k.islower() and k not in ("undefined", "arguments", "package", "private", "protected", "public", "implements", "interface")), key=len, reverse=True))
+_LONG_KEYWORDS = tuple(
+    sorted(
+        (
+            k
+            for k in JS_KEYWORDS
+            if len(k) >= 5
+            and k.islower()
+            and k not in ("undefined", "arguments", "package", "private", "protected", "public", "implements", "interface")
+        ),
+        key=len,
+        reverse=True,
+    )
+)
 
 
 _FIRST_WORD_RE = re.compile(r"[a-z]{2,}(?=[A-Z])")
@@ -127,7 +150,11 @@ class _Affixes:
 
     def _has(self, table: dict[str, int], fragment: str, token: str, prefix: bool, proper: bool = False) -> bool:
         count = table.get(fragment, 0)
-        if token in self.whole and (token.startswith(fragment) if prefix else token.endswith(fragment)) and (not proper or len(token) > len(fragment)):
+        if (
+            token in self.whole
+            and (token.startswith(fragment) if prefix else token.endswith(fragment))
+            and (not proper or len(token) > len(fragment))
+        ):
             count -= 1
         return count > 0
 
@@ -175,7 +202,10 @@ class _Affixes:
         """A known name (or a prefix of one) followed by digits; a whole name may
         be as short as `whole` characters."""
         m = re.fullmatch(r"(.*?[A-Za-z_$])(\d+)", token)
-        if m and ((len(m.group(1)) >= MIN_FRAGMENT and self.prefix(m.group(1), token)) or (len(m.group(1)) >= whole and self.whole_name(m.group(1), token))):
+        if m and (
+            (len(m.group(1)) >= MIN_FRAGMENT and self.prefix(m.group(1), token))
+            or (len(m.group(1)) >= whole and self.whole_name(m.group(1), token))
+        ):
             stem = m.group(1)
             if any(n != token and n.startswith(stem) and n[len(stem) :].isdigit() for n in self.whole):
                 return None  # step1, step2, ...: a numbering scheme, not a weld
@@ -222,8 +252,12 @@ def _glued_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
     ``loadRepairs`` = ``loadRe`` + ``pairs`` out.)"""
     for cut in range(len(token) - MIN_FRAGMENT, 2, -1):
         a, b = token[:cut], token[cut:]
-        if b[0].islower() and a[-1].islower() and re.search(r"[a-z][A-Z]", a) and affixes.whole_name(b, token) and (
-            affixes.word_prefix(a, token) or _last_word(a) in affixes.words
+        if (
+            b[0].islower()
+            and a[-1].islower()
+            and re.search(r"[a-z][A-Z]", a)
+            and affixes.whole_name(b, token)
+            and (affixes.word_prefix(a, token) or _last_word(a) in affixes.words)
         ):
             return a, b
     for cut in range(MIN_FRAGMENT, len(token) - MIN_FRAGMENT + 1):
@@ -477,7 +511,9 @@ def _project_field_weld(token: str, affixes: "_Affixes", context: set[str], prop
     return None
 
 
-_GLUED_KEYWORD_TAILS = frozenset("if const var new return export import this null true false await yield async function typeof else catch while".split())
+_GLUED_KEYWORD_TAILS = frozenset(
+    "if const var new return export import this null true false await yield async function typeof else catch while".split()
+)
 
 
 def _welded_camel_word(token: str, affixes: "_Affixes") -> tuple[str, str] | None:
@@ -552,12 +588,27 @@ def _syntax_breaks(tokens: Sequence[Token], resolved: set[str]) -> list[Splice]:
         if tok.kind in ("ident", "number", "bad-number"):
             prev = tokens[k - 1] if k else None
             if (
-                prev is not None and prev.kind in ("ident", "number") and prev.line == tok.line
-                and prev.text not in _CONTEXTUAL and tok.text not in _CONTEXTUAL
+                prev is not None
+                and prev.kind in ("ident", "number")
+                and prev.line == tok.line
+                and prev.text not in _CONTEXTUAL
+                and tok.text not in _CONTEXTUAL
             ):
                 victim = tok if (tok.kind == "ident" and tok.text not in resolved) or prev.text in resolved else prev
-                found.append(Splice("identifier" if victim.kind == "ident" else "number", victim.text, victim.line, (prev.text, tok.text), "two words with nothing between them"))
-            if tok.kind == "ident" and prev is not None and (prev.text == "function" or (prev.text == "*" and k >= 2 and tokens[k - 2].text == "function")):
+                found.append(
+                    Splice(
+                        "identifier" if victim.kind == "ident" else "number",
+                        victim.text,
+                        victim.line,
+                        (prev.text, tok.text),
+                        "two words with nothing between them",
+                    )
+                )
+            if (
+                tok.kind == "ident"
+                and prev is not None
+                and (prev.text == "function" or (prev.text == "*" and k >= 2 and tokens[k - 2].text == "function"))
+            ):
                 if k + 1 < n and tokens[k + 1].text != "(":
                     found.append(Splice("identifier", tok.text, tok.line, (tok.text, ""), "a function name without a parameter list"))
             last_word = tok
@@ -573,7 +624,15 @@ def _syntax_breaks(tokens: Sequence[Token], resolved: set[str]) -> list[Splice]:
                 stack.pop()
             else:
                 if last_word is not None and last_word.line == tok.line:
-                    found.append(Splice("identifier" if last_word.kind == "ident" else "number", last_word.text, last_word.line, (last_word.text, ""), f"a {tok.text!r} that closes nothing follows it"))
+                    found.append(
+                        Splice(
+                            "identifier" if last_word.kind == "ident" else "number",
+                            last_word.text,
+                            last_word.line,
+                            (last_word.text, ""),
+                            f"a {tok.text!r} that closes nothing follows it",
+                        )
+                    )
                 if stack and openers[tok.text] in stack:
                     while stack and stack[-1] != openers[tok.text]:
                         stack.pop()
@@ -604,7 +663,14 @@ def _object_shapes(tokens: Sequence[Token], pairs: dict[int, int], roles: "_Role
     shapes: dict[str, set[str]] = {}
     spoiled: set[str] = set()
     for k, tok in enumerate(tokens):
-        if tok.kind != "ident" or roles.role.get(k) != "decl" or k == 0 or tokens[k - 1].text != "const" or k + 2 >= n or tokens[k + 1].text != "=":
+        if (
+            tok.kind != "ident"
+            or roles.role.get(k) != "decl"
+            or k == 0
+            or tokens[k - 1].text != "const"
+            or k + 2 >= n
+            or tokens[k + 1].text != "="
+        ):
             continue
         start = k + 2
         if [t.text for t in tokens[start : start + 5]] == ["Object", ".", "freeze", "(", "{"]:

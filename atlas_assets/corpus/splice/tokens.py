@@ -17,7 +17,22 @@ __all__ = ["IDENTIFIER_RE", "Token", "js_tokens", "without_prose"]
 
 
 IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # a whole JavaScript identifier (ASCII)
-_PUNCT_BEFORE_REGEX = frozenset("( , = : [ ! & | ? { } ; + - * % < > ~ ^".split()) | {"=>", "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await"}
+_PUNCT_BEFORE_REGEX = frozenset("( , = : [ ! & | ? { } ; + - * % < > ~ ^".split()) | {
+    "=>",
+    "return",
+    "typeof",
+    "case",
+    "do",
+    "else",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "yield",
+    "await",
+}
 
 
 class Token(NamedTuple):
@@ -26,7 +41,6 @@ class Token(NamedTuple):
     line: int
     glued: bool = False  # no whitespace or comment between it and the token before
     start: int = -1  # offset in the source
-
 
 
 _TOKEN_RE = re.compile(

@@ -45,7 +45,6 @@ A changed request file marks its batch partition stale; a new batch (new content
 review manifest and dataset partitions stale; a new dataset hash marks the benchmarks stale.
 """
 
-
 import importlib
 import inspect
 import json
@@ -78,7 +77,9 @@ MANIFEST_KEY = dg.AssetKey([PREFIX, "review_manifest"])
 DATASET_KEY = dg.AssetKey([PREFIX, "dataset"])
 
 _AUTOBENCH_DIR = Path(__file__).resolve().parents[3] / "autobench"
-REVIEW_CODE_VERSION = code_version("autobench", [_AUTOBENCH_DIR / "generation.py", _AUTOBENCH_DIR / "models.py", _AUTOBENCH_DIR / "files.py"], base=_AUTOBENCH_DIR)
+REVIEW_CODE_VERSION = code_version(
+    "autobench", [_AUTOBENCH_DIR / "generation.py", _AUTOBENCH_DIR / "models.py", _AUTOBENCH_DIR / "files.py"], base=_AUTOBENCH_DIR
+)
 DATASET_CODE_VERSION = REVIEW_CODE_VERSION
 BENCHMARK_CODE_VERSION = code_version(
     "autobench", [p for p in _AUTOBENCH_DIR.glob("*.py") if p.name not in ("cli.py", "project.py", "schemas.py")], base=_AUTOBENCH_DIR
@@ -186,7 +187,9 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         # an external input a data version per partition, which is what a request file is.
         warnings.simplefilter("ignore", category=dg.BetaWarning)
         observe_requests = dg.observable_source_asset(
-            key=REQUEST_KEY, group_name=GROUP, partitions_def=partitions_def,
+            key=REQUEST_KEY,
+            group_name=GROUP,
+            partitions_def=partitions_def,
             description="The generation request YAML of each generation (one partition per request).",
         )
 
@@ -199,9 +202,14 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
             versions[gid] = sha256_file(path) if path.is_file() else "missing"
         return dg.DataVersionsByPartition(versions)
 
-    @dg.asset(key=BATCH_KEY, deps=[REQUEST_KEY], group_name=GROUP, partitions_def=partitions_def,
-              code_version=generators_code_version(generations),
-              description="One run of the partition's generator on its request (the only place generation runs).")
+    @dg.asset(
+        key=BATCH_KEY,
+        deps=[REQUEST_KEY],
+        group_name=GROUP,
+        partitions_def=partitions_def,
+        code_version=generators_code_version(generations),
+        description="One run of the partition's generator on its request (the only place generation runs).",
+    )
     def generated_batch(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         from autobench.cli import load_callable
 
@@ -221,16 +229,26 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         return dg.MaterializeResult(
             data_version=dg.DataVersion(version),
             metadata={
-                "cases": len(batch.cases), "complete": batch.complete, "incomplete_reason": batch.incomplete_reason or "",
-                "determinism": batch.determinism.value, "request_sha256": result.request_sha256,
-                "generator": entry.generator, "model": f"{batch.model_provider}/{batch.model_name}",
-                "sha256": version, "uri": stored.uri,
+                "cases": len(batch.cases),
+                "complete": batch.complete,
+                "incomplete_reason": batch.incomplete_reason or "",
+                "determinism": batch.determinism.value,
+                "request_sha256": result.request_sha256,
+                "generator": entry.generator,
+                "model": f"{batch.model_provider}/{batch.model_name}",
+                "sha256": version,
+                "uri": stored.uri,
             },
         )
 
-    @dg.asset(key=MANIFEST_KEY, deps=[BATCH_KEY], group_name=GROUP, partitions_def=partitions_def,
-              code_version=REVIEW_CODE_VERSION,
-              description="The review projection of the batch (all three states, rejections explained).")
+    @dg.asset(
+        key=MANIFEST_KEY,
+        deps=[BATCH_KEY],
+        group_name=GROUP,
+        partitions_def=partitions_def,
+        code_version=REVIEW_CODE_VERSION,
+        description="The review projection of the batch (all three states, rejections explained).",
+    )
     def review_manifest(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         gid = context.partition_key
         entry_of(context)
@@ -238,11 +256,18 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
         result = load_result(store, gid)
         stored = store.put_bytes(manifest_path(gid), result.manifest_yaml(), "application/yaml")
         version = result.review_sha256
-        return dg.MaterializeResult(data_version=dg.DataVersion(version), metadata={**result.review_counts, "sha256": version, "uri": stored.uri})
+        return dg.MaterializeResult(
+            data_version=dg.DataVersion(version), metadata={**result.review_counts, "sha256": version, "uri": stored.uri}
+        )
 
-    @dg.asset(key=DATASET_KEY, deps=[MANIFEST_KEY, BATCH_KEY], group_name=GROUP, partitions_def=partitions_def,
-              code_version=DATASET_CODE_VERSION,
-              description="The published generated dataset (dataset YAML + its checked manifest).")
+    @dg.asset(
+        key=DATASET_KEY,
+        deps=[MANIFEST_KEY, BATCH_KEY],
+        group_name=GROUP,
+        partitions_def=partitions_def,
+        code_version=DATASET_CODE_VERSION,
+        description="The published generated dataset (dataset YAML + its checked manifest).",
+    )
     def dataset(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         gid, entry = context.partition_key, entry_of(context)
         store = artifact_store.store()
@@ -272,12 +297,15 @@ def make_generation_assets(generations: dict[str, GenerationEntry], base: Path) 
 def benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, outputs: dict[Path, tuple[str, GenerationEntry]]):
     source = dataset_path(spec, bench_file.parent).resolve()
     generated = outputs.get(source)
-    deps = (
-        [dg.AssetDep(DATASET_KEY, partition_mapping=dg.SpecificPartitionsPartitionMapping([generated[0]]))] if generated else []
-    )
+    deps = [dg.AssetDep(DATASET_KEY, partition_mapping=dg.SpecificPartitionsPartitionMapping([generated[0]]))] if generated else []
 
-    @dg.asset(key=dg.AssetKey([PREFIX, "benchmark", name]), deps=deps, group_name=GROUP, code_version=BENCHMARK_CODE_VERSION,
-              description=f"Every case x variant of benchmark {name} ({bench_file.name}); reads the published dataset, never generates.")
+    @dg.asset(
+        key=dg.AssetKey([PREFIX, "benchmark", name]),
+        deps=deps,
+        group_name=GROUP,
+        code_version=BENCHMARK_CODE_VERSION,
+        description=f"Every case x variant of benchmark {name} ({bench_file.name}); reads the published dataset, never generates.",
+    )
     def benchmark_run(context: dg.AssetExecutionContext, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
         store = artifact_store.store()
         prefix = benchmark_prefix(name)
@@ -288,8 +316,10 @@ def benchmark_asset(name: str, spec: files.BenchmarkSpec, bench_file: Path, outp
                 gid, entry = generated
                 data_path = dataset_paths(gid, entry)[0]
                 if not store.exists(data_path):
-                    raise dg.Failure(f"dataset {gid} has not been published to {store.uri(data_path)}; "
-                                     "materialize autobench/dataset deliberately -- a benchmark never generates")
+                    raise dg.Failure(
+                        f"dataset {gid} has not been published to {store.uri(data_path)}; "
+                        "materialize autobench/dataset deliberately -- a benchmark never generates"
+                    )
                 local = work / "dataset" / Path(entry.output).name
                 local.parent.mkdir(parents=True)
                 local.write_bytes(store.get_bytes(data_path))

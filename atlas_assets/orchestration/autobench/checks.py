@@ -19,8 +19,9 @@ def review_projection(context: dg.AssetCheckExecutionContext, artifact_store: Ar
         problems = [str(exc)]
     else:
         problems = review_problems(manifest, load_result(store, gid))
-    return dg.AssetCheckResult(passed=not problems, severity=dg.AssetCheckSeverity.ERROR,
-                               metadata={"problems": "\n".join(problems) or "none"})
+    return dg.AssetCheckResult(
+        passed=not problems, severity=dg.AssetCheckSeverity.ERROR, metadata={"problems": "\n".join(problems) or "none"}
+    )
 
 
 def make_review_check() -> dg.AssetChecksDefinition:
@@ -29,6 +30,9 @@ def make_review_check() -> dg.AssetChecksDefinition:
         # per generation, so the check is partitioned like the manifest it reads.
         warnings.simplefilter("ignore", category=dg.PreviewWarning)
         return dg.asset_check(
-            asset=MANIFEST_KEY, name="review_projection", blocking=True, partitions_def=partitions_def,
+            asset=MANIFEST_KEY,
+            name="review_projection",
+            blocking=True,
+            partitions_def=partitions_def,
             description="The stored manifest's rejected cases are absent from the dataset and explained.",
         )(review_projection)

@@ -9,10 +9,13 @@ from autobench.project import load_project_report
 
 
 def make_partitions_sensor(project: Path | None) -> dg.SensorDefinition:
-    @dg.sensor(name="autobench_generation_requests", minimum_interval_seconds=60,
-               default_status=dg.DefaultSensorStatus.RUNNING,
-               description="Keeps the autobench generation-request partitions equal to the project file's "
-                           "generations. Adds/removes partitions only: it never requests a run.")
+    @dg.sensor(
+        name="autobench_generation_requests",
+        minimum_interval_seconds=60,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Keeps the autobench generation-request partitions equal to the project file's "
+        "generations. Adds/removes partitions only: it never requests a run.",
+    )
     def autobench_generation_requests(context: dg.SensorEvaluationContext) -> dg.SensorResult:
         doc = load_project_report(project).project
         existing = set(context.instance.get_dynamic_partitions(PARTITIONS_NAME))

@@ -15,7 +15,6 @@ A published dataset whose bytes match published.lock.json is recorded at its con
 version without a run (sensors.py), so a fresh instance shows the corpus as current.
 """
 
-
 import hashlib
 import os
 from pathlib import Path
@@ -141,9 +140,7 @@ def make_dataset_asset(spec: registry.DatasetSpec) -> dg.AssetsDefinition:
                 },
             ),
         ]
-        return dg.MaterializeResult(
-            data_version=dg.DataVersion(outcome.content_sha256), metadata=metadata, check_results=checks
-        )
+        return dg.MaterializeResult(data_version=dg.DataVersion(outcome.content_sha256), metadata=metadata, check_results=checks)
 
     return _dataset
 

@@ -138,9 +138,7 @@ def workload_versions(workloads: dict[str, Workload], datasets_root: Path) -> li
     return items
 
 
-def build_defs(
-    engines_file: Path | None = None, workloads_dir: Path | None = None, datasets_root: Path | None = None
-) -> dg.Definitions:
+def build_defs(engines_file: Path | None = None, workloads_dir: Path | None = None, datasets_root: Path | None = None) -> dg.Definitions:
     engines_report, workloads_report = load_engines_report(engines_file), load_workloads_report(workloads_dir)
     engines, workloads = engines_report.entries, workloads_report.entries
     problems = shell.not_loaded("engines or workloads", [*engines_report.problems, *workloads_report.problems])
@@ -218,8 +216,12 @@ def build_defs(
         report = store.put_bytes(f"{prefix}/{REPORT}", (run_dir / REPORT).read_bytes(), "text/html")
         for warning in outcome.results.warnings:
             context.log.warning(warning)
-        metadata = {**shell.metadata(outcome.facts()), "results": dg.MetadataValue.path(stored.uri), "results_sha256": outcome.sha256,
-                    "report": dg.MetadataValue.path(report.uri)}
+        metadata = {
+            **shell.metadata(outcome.facts()),
+            "results": dg.MetadataValue.path(stored.uri),
+            "results_sha256": outcome.sha256,
+            "report": dg.MetadataValue.path(report.uri),
+        }
         return dg.MaterializeResult(data_version=dg.DataVersion(outcome.content_sha256), metadata=metadata)
 
     @dg.asset(

@@ -60,6 +60,7 @@ TELEMETRY_CODE_VERSION = code_version(
 
 # --------------------------------------------------------------------------- votes_dump
 
+
 def _observe_dump(dump: DumpFiles) -> dg.ObserveResult:
     header = read_header(dump.battles)
     metadata: dict[str, Any] = {
@@ -256,9 +257,7 @@ def leaderboard(
     store = artifact_store.store()
     try:
         # A pair: the JSON last, and on any failure the previous pair is put back.
-        stored_png, stored = store.put_set(
-            [(LEADERBOARD_PNG, png, "image/png"), (LEADERBOARD_JSON, data, "application/json")]
-        )
+        stored_png, stored = store.put_set([(LEADERBOARD_PNG, png, "image/png"), (LEADERBOARD_JSON, data, "application/json")])
     except OSError as error:  # StorageError (S3) is one
         reason = f"the votes dump is valid but the leaderboard could not be published to {store.root}"
         # No dump_data_version in this evaluation: the nightly schedule skips a dump version
@@ -303,8 +302,8 @@ def leaderboard(
     )
 
 
-
 # --------------------------------------------------------------------------- telemetry
+
 
 @dg.asset(
     key="browser_use_telemetry",

@@ -15,6 +15,7 @@ from atlas_assets.ratings.media import check_recording_media, missing_markdown
 
 MEDIA_CHECK = "recording_media_present"
 
+
 @dg.asset_check(
     asset=votes_dump,
     name=MEDIA_CHECK,
@@ -50,8 +51,7 @@ def recording_media_present(
     else:
         description = (
             f"{report.missing_count} media objects missing in {len(missing_ids)} of "
-            f"{report.battles_checked} recording battles"
-            + (f"; {len(report.errors)} keys could not be checked" if report.errors else "")
+            f"{report.battles_checked} recording battles" + (f"; {len(report.errors)} keys could not be checked" if report.errors else "")
         )
     context.log.info(description)
     return dg.AssetCheckResult(
@@ -66,12 +66,9 @@ def recording_media_present(
             "missing_objects": dg.MetadataValue.int(report.missing_count),
             "battles_with_missing_media": dg.MetadataValue.int(len(missing_ids)),
             # By battle id; capped so a badly broken bucket cannot bloat the event log.
-            "missing_by_battle": dg.MetadataValue.json(
-                {bid: missing_refs[bid] for bid in missing_ids[:200]}
-            ),
+            "missing_by_battle": dg.MetadataValue.json({bid: missing_refs[bid] for bid in missing_ids[:200]}),
             "missing": dg.MetadataValue.md(missing_markdown(report)),
             "errors": dg.MetadataValue.json(dict(list(report.errors.items())[:50])),
             **({"bucket_error": dg.MetadataValue.text(report.bucket_error)} if report.bucket_error else {}),
         },
     )
-

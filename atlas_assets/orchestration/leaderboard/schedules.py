@@ -32,9 +32,7 @@ def last_built_dump_version(instance: dg.DagsterInstance) -> str | None:
 
 def last_rejected_dump_version(instance: dg.DagsterInstance) -> str | None:
     """The dump data version the latest dump_is_valid evaluation rejected, if it failed."""
-    record = instance.get_latest_asset_check_evaluation_record(
-        dg.AssetCheckKey(dg.AssetKey("leaderboard"), DUMP_CHECK)
-    )
+    record = instance.get_latest_asset_check_evaluation_record(dg.AssetCheckKey(dg.AssetKey("leaderboard"), DUMP_CHECK))
     if record is None or record.event is None or record.event.dagster_event is None:
         return None
     evaluation = record.event.dagster_event.event_specific_data
@@ -66,4 +64,3 @@ def nightly_leaderboard(context: dg.ScheduleEvaluationContext, votes_dump_source
     if last_rejected_dump_version(context.instance) == current:
         return dg.SkipReason(f"votes dump unchanged since dump_is_valid rejected it (data version {current})")
     return dg.RunRequest(tags={"atlas/dump_data_version": current, "atlas/dump_source": source})
-

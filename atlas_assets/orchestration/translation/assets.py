@@ -47,7 +47,10 @@ GROUP = "translation"
 PREFIX = "translation"
 ENGINE_DIM, CORPUS_DIM = "engine", "corpus"
 CORPUS_KEY = dg.AssetKey([PREFIX, "corpus"])
-CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "spdx.py", "languages.py", "prompt.py", "scoring.py", "runs.py", "multilingual.py")))
+CODE_VERSION = code_version(
+    "translation",
+    source_files("translation", include=("schema.py", "spdx.py", "languages.py", "prompt.py", "scoring.py", "runs.py", "multilingual.py")),
+)
 CORPUS_CODE_VERSION = code_version("translation", source_files("translation", include=("schema.py", "spdx.py")))
 
 
@@ -137,7 +140,9 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         "durations). A multi-target corpus runs every target as a set: a card per target and the cross-language "
         "report (per-language chrF++ and BLEU with intervals, their mean, a plot)." + problems,
     )
-    def translation_run(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+    def translation_run(
+        context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource
+    ) -> dg.MaterializeResult:
         keys = context.partition_key.keys_by_dimension
         engine_name, corpus_id = keys[ENGINE_DIM], keys[CORPUS_DIM]
         engine = translation.engines().get(engine_name)
@@ -181,7 +186,9 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         description="Per corpus, the engines' stored run cards ranked by chrF++, with each metric's "
         "sacreBLEU signature (markdown in metadata)." + problems,
     )
-    def translation_leaderboard(context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource) -> dg.MaterializeResult:
+    def translation_leaderboard(
+        context: dg.AssetExecutionContext, translation: TranslationResource, artifact_store: ArtifactStoreResource
+    ) -> dg.MaterializeResult:
         store = artifact_store.store()
         corpora = translation.valid_corpora()
         folders = [  # a multi-target corpus keeps one card per target
@@ -190,7 +197,9 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
             for target in corpora[corpus_id].targets
         ]
         keys = [f"{PREFIX}/{engine}/{folder}/{CARD}" for folder in folders for engine in sorted(translation.engines())]
-        board = leaderboard([parse_document(store.uri(key), store.get_bytes(key), RunCard, dg.Failure) for key in keys if store.exists(key)])
+        board = leaderboard(
+            [parse_document(store.uri(key), store.get_bytes(key), RunCard, dg.Failure) for key in keys if store.exists(key)]
+        )
         return dg.MaterializeResult(
             data_version=dg.DataVersion(board.sha256),
             metadata={"leaderboard": dg.MetadataValue.md(board.markdown or "no run cards yet"), "runs": dg.MetadataValue.int(board.runs)},
@@ -208,4 +217,3 @@ def build_defs(corpora_dir: Optional[Path] = None, engines_file: Optional[Path] 
         ],
         resources={"translation": resource, "artifact_store": RESOURCES["artifact_store"]},
     )
-
