@@ -77,6 +77,7 @@ import multiprocessing
 import operator
 import os
 import re
+import signal
 import stat
 import threading
 from array import array
@@ -1017,6 +1018,13 @@ class _Hasher(threading.Thread):
         self.join()
 
 
+def _ignore_interrupts() -> None:
+    """A reader worker ignores Ctrl-C: the terminal sends SIGINT to the whole process group,
+    and the parent alone says "interrupted" (and shuts the pool down); a worker would print
+    a KeyboardInterrupt traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _worker_count(workers: int | None, total_bytes: int, tasks: int) -> int:
     if workers is None:
         if total_bytes < PARALLEL_MIN_BYTES:
@@ -1123,7 +1131,7 @@ def read_dump(
         if count > 1:
             # concurrent.futures rather than multiprocessing.Pool: a worker that dies
             # (e.g. killed for memory) fails the read instead of hanging it.
-            pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+            pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts)
             results: Iterator[Any] = pool.map(_run_task, tasks)
         else:
             results = map(_run_task, tasks)

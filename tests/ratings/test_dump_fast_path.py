@@ -262,3 +262,16 @@ def test_fifo_directory_and_device_are_refused_without_opening(tmp_path):
         with pytest.raises(DumpError) as caught:
             read_dump(battles, path)
         assert caught.value.path == str(path) and kind in caught.value.message
+
+
+def test_reader_workers_ignore_ctrl_c_so_only_the_parent_speaks():
+    """The terminal's SIGINT reaches every process of the group: the spawn workers must not
+    print KeyboardInterrupt tracebacks of their own (the parent says "interrupted")."""
+    import multiprocessing
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    from atlas_assets.ratings.dump import _ignore_interrupts
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts) as pool:
+        assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
