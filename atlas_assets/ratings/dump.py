@@ -293,23 +293,6 @@ def _int_or_marker(literal: str) -> int | _NonFinite:
     return int(literal)
 
 
-def _find_non_finite(value: Any, path: str) -> tuple[str, str] | None:
-    """(field path, literal) of the first non-finite number in `value`, in document order."""
-    if isinstance(value, _NonFinite):
-        return path, value.literal
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = _find_non_finite(item, f"{path}.{key}" if path else key)
-            if found:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _find_non_finite(item, f"{path}[{index}]")
-            if found:
-                return found
-    return None
-
-
 def _diagnose(line: bytes, error: orjson.JSONDecodeError) -> _Reject:
     """Explain why orjson rejected `line` with `error` (the slow path: runs once, on a bad line)."""
     if not line.strip():
@@ -325,7 +308,7 @@ def _diagnose(line: bytes, error: orjson.JSONDecodeError) -> _Reject:
         lenient = json.loads(text, parse_constant=_NonFinite, parse_float=_float_or_marker, parse_int=_int_or_marker)
     except (ValueError, RecursionError):
         return _Reject(None, syntax)
-    found = _find_non_finite(lenient, "")
+    found = next(((where, v.literal) for where, v in _nodes(lenient) if isinstance(v, _NonFinite)), None)
     if found is None:
         return _Reject(None, syntax)
     field, literal = found
@@ -384,29 +367,25 @@ class _Repeated(list[tuple[str, Any]]):
     """The (key, value) pairs of a JSON object that holds some key twice."""
 
 
-def _first_repeated(value: Any, path: str) -> str | None:
-    """Field path of the first repeated key in `value`, in document order."""
-    if isinstance(value, _Repeated):
+_REPEAT = object()  # what _nodes yields for the second occurrence of a key in one object
+
+
+def _nodes(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """(field path, value) of `value` and of everything inside it, in document order. In a
+    _Repeated object a key seen before yields (its path, _REPEAT) instead of its value."""
+    yield path, value
+    if isinstance(value, (dict, _Repeated)):
         seen: set[str] = set()
-        for key, item in value:
+        for key, item in value.items() if isinstance(value, dict) else value:
             child = f"{path}.{key}" if path else key
             if key in seen:
-                return child
+                yield child, _REPEAT
+                continue
             seen.add(key)
-            found = _first_repeated(item, child)
-            if found:
-                return found
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            found = _first_repeated(item, f"{path}.{key}" if path else key)
-            if found:
-                return found
+            yield from _nodes(item, child)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found = _first_repeated(item, f"{path}[{index}]")
-            if found:
-                return found
-    return None
+            yield from _nodes(item, f"{path}[{index}]")
 
 
 def _check_repeated_keys(line: bytes) -> None:
@@ -427,7 +406,7 @@ def _check_repeated_keys(line: bytes) -> None:
     except RecursionError:
         raise _Reject(None, "JSON nested too deeply to be checked for repeated keys") from None
     if repeated:
-        field = _first_repeated(value, "")
+        field = next((where for where, v in _nodes(value) if v is _REPEAT), None)
         raise _Reject(field, "the key appears twice in one object: readers disagree on which one counts")
 
 
