@@ -45,6 +45,7 @@ __all__ = [
     "guarded",
     "input_file",
     "output_file",
+    "positive_int",
     "resumable_interruption",
     "whole_number",
 ]
@@ -110,6 +111,9 @@ def whole_number(minimum: int = 0, maximum: int | None = None) -> Callable[[str]
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
     return parse
+
+
+positive_int = whole_number(1)  # the argparse type of a count, a limit, a concurrency
 
 
 def resumable_interruption(done: int, total: int, unit: str) -> int:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from atlas_assets.core.shell import resumable_interruption, whole_number
+from atlas_assets.core.shell import positive_int, resumable_interruption
 
 if TYPE_CHECKING:
     from atlas_assets.evals.documents import RunResults
@@ -119,8 +119,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     run.add_argument("--workload", required=True, metavar="W", help="workload id (workloads/W.yaml) or path to a workload file")
     run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
     run.add_argument("--model", metavar="M", help="model id to request (default: the engine's; a URL engine asks its /v1/models)")
-    run.add_argument("--limit", type=_positive, metavar="N", help="run only the first N rows of the workload's selection")
-    run.add_argument("--concurrency", type=_positive, metavar="C", help="requests in flight (default: min(workload, engine))")
+    run.add_argument("--limit", type=positive_int, metavar="N", help="run only the first N rows of the workload's selection")
+    run.add_argument("--concurrency", type=positive_int, metavar="C", help="requests in flight (default: min(workload, engine))")
     run.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/<engine>/<workload>)")
     run.add_argument("--retry-failed", action="store_true", help="also re-send rows whose recorded request failed")
     run.add_argument("--no-progress", action="store_true", help="no progress (a bar on a terminal, else a line every 10 s on stderr)")
@@ -196,9 +196,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engines", type=Path, metavar="FILE", help="engines file (default: $ATLAS_ENGINES or <repo>/engines.yaml)")
     parser.add_argument("--workloads", type=Path, metavar="DIR", help="workloads folder (default: $ATLAS_WORKLOADS or <repo>/workloads)")
     parser.add_argument("--datasets", type=Path, metavar="DIR", help="datasets root (default: $ATLAS_DATASETS or <repo>/datasets)")
-
-
-_positive = whole_number(1)
 
 
 def _datasets_root(value: Path | None) -> Path:

@@ -13,10 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from atlas_assets.core.shell import input_file, output_file, resumable_interruption, whole_number
+from atlas_assets.core.shell import input_file, output_file, positive_int, resumable_interruption
 from atlas_assets.evals.config import ConfigError
-
-_POSITIVE = whole_number(1)
 
 DESCRIPTION = """\
 Translation evaluation (specs/rosetta-eval-datasets.md): corpora of source -> gold
@@ -166,8 +164,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         parser.add_argument("--model", metavar="M", help="model id to request (default: the engine's; a URL engine asks its /v1/models)"),
         parser.add_argument("--engines", type=Path, metavar="FILE", help="engines file (default: $ATLAS_ENGINES or <repo>/engines.yaml)"),
         parser.add_argument("--out", type=Path, metavar="DIR", help="run folder (default: runs/translation/<engine>/<dataset id>)"),
-        parser.add_argument("--limit", type=_POSITIVE, metavar="N", help="first N segments only"),
-        parser.add_argument("--concurrency", type=_POSITIVE, metavar="C", help="requests in flight (default: min(engine, 32))"),
+        parser.add_argument("--limit", type=positive_int, metavar="N", help="first N segments only"),
+        parser.add_argument("--concurrency", type=positive_int, metavar="C", help="requests in flight (default: min(engine, 32))"),
         parser.add_argument("--targets", metavar="TAG,...", help="a multi-target corpus: run only these targets (default: every one)"),
     ]
 
@@ -209,7 +207,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     imp.add_argument("--difficulty", type=int, default=3, choices=range(1, 6))
     imp.add_argument("--register", default="formal")
     imp.add_argument("--context", default="sentence")
-    imp.add_argument("--limit", type=_POSITIVE, help="first N sentences only")
+    imp.add_argument("--limit", type=positive_int, help="first N sentences only")
     imp.add_argument("--out", type=Path, required=True, help="corpus file to write (atomically)")
     imp.set_defaults(func=cmd_import_flores)
 
@@ -257,7 +255,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     run.add_argument("--engine", required=True, metavar="NAME|URL", help="engine name from the engines file, or http(s)://host:port[/v1]")
     add_run_options(run)
     run.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling temperature (default 0)")
-    run.add_argument("--max-tokens", type=_POSITIVE, default=512, metavar="N", help="max_tokens per request (default 512)")
+    run.add_argument("--max-tokens", type=positive_int, default=512, metavar="N", help="max_tokens per request (default 512)")
     run.add_argument("--no-progress", action="store_true", help="no progress (a bar on a terminal, else a line every 10 s on stderr)")
     run.add_argument("--json", action="store_true", help="print the run card (a set: the cross-language report)")
     run.set_defaults(func=cmd_run)
@@ -267,7 +265,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "run_dir", type=Path, metavar="RUN_DIR", help="the run folder of a multi-target corpus (RUN_DIR/<target>/run_card.json)"
     )
     rep.add_argument("--dataset", type=Path, metavar="PATH", help="the corpus: its target order, and its targets not run")
-    rep.add_argument("--samples", type=_POSITIVE, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    rep.add_argument("--samples", type=positive_int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     rep.add_argument("--json", action="store_true", help="print the report as JSON")
     rep.set_defaults(func=cmd_report)
 
@@ -282,7 +280,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     cmp_.add_argument("card_b", type=Path, metavar="CARD_B", help="run_card.json (or its folder), or a set's folder")
     cmp_.add_argument(
         "--samples",
-        type=_POSITIVE,
+        type=positive_int,
         metavar="N",
         help="bootstrap resamples (default 1000; two sets: max(1000, 2 x languages / 0.05), so Holm can reach significance)",
     )
