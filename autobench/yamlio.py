@@ -31,7 +31,6 @@ $schema=...` first line.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,6 +40,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from atlas_assets.core.collector import without_collector
 from atlas_assets.core.errors import AtlasError
+from atlas_assets.core.files import TooLarge, read_regular
 from autobench import blockyaml
 
 __all__ = [
@@ -66,13 +66,6 @@ WITH_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
 
 _BaseLoader: Any = yaml.CSafeLoader if WITH_LIBYAML else yaml.SafeLoader
 _BaseDumper: Any = yaml.CSafeDumper if WITH_LIBYAML else yaml.SafeDumper
-_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 class YamlError(AtlasError, ValueError):
@@ -84,32 +77,17 @@ def max_bytes() -> int:
     return int(value) if value.isdigit() and int(value) > 0 else MAX_YAML_BYTES
 
 
-def _kind(mode: int) -> str:
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
 def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` (default `max_bytes()`) bytes, or YamlError."""
     path, limit = Path(path), limit or max_bytes()
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise YamlError(f"{path}: cannot read: {_kind(info.st_mode)}, not a regular file")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return read_regular(path, limit)
     except FileNotFoundError:
         raise YamlError(f"{path}: cannot read: no such file") from None
+    except TooLarge as exc:
+        raise YamlError(f"{path}: refused: {exc.strerror} (${ENV_MAX_BYTES})") from None
     except OSError as exc:
         raise YamlError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):  # replaced between the check and the open
-            raise YamlError(f"{path}: cannot read: {_kind(info.st_mode)}, not a regular file")
-        if info.st_size > limit:
-            raise YamlError(f"{path}: refused: {info.st_size} bytes is more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise YamlError(f"{path}: refused: more than the limit of {limit} bytes (${ENV_MAX_BYTES})")
-    return data
 
 
 def read_yaml(path: str | Path, limit: int | None = None) -> tuple[Any, Node | None]:

@@ -70,6 +70,7 @@ from pydantic import (
 )
 
 from atlas_assets.core.errors import AtlasError, validation_messages
+from atlas_assets.core.files import read_regular
 from atlas_assets.core.hashing import sha256_bytes
 from atlas_assets.core.names import partition_key_problem
 from atlas_assets.core.problems import SeverityReport, show_part
@@ -508,7 +509,7 @@ def validate_data(data: Any, path: str = "<corpus>") -> ValidationReport:
 def validate_file(path: str | Path) -> ValidationReport:
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)  # a FIFO or a device is refused, never read (or waited on)
     except OSError as exc:
         return ValidationReport(str(path), [Problem(str(path), None, None, f"cannot read: {exc.strerror or exc}")])
     try:
