@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple, ParamSpec, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,7 @@ from atlas_assets.ratings import COVARIATES, ELO_PER_LOGIT
 __all__ = [
     "BETA_RIDGE",
     "FitConvergenceError",
+    "FitPart",
     "FitResult",
     "MAX_ITER",
     "PRIOR_LAMBDA",
@@ -47,7 +48,9 @@ __all__ = [
     "STEP_TOL",
     "GRAD_FLOOR",
     "bt_logits",
+    "combine_parts",
     "fit_category",
+    "fit_part",
     "style_design",
     "style_logits",
 ]
@@ -92,6 +95,8 @@ _LOSS_SLACK = 1e-12
 _HALVINGS = 60
 
 Progress = Callable[[int, int], None]
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class FitConvergenceError(AtlasError, RuntimeError):
@@ -114,7 +119,7 @@ class FitResult:
 # --------------------------------------------------------------------------------------------
 
 
-def _one_blas_thread(function: Callable[..., FitResult]) -> Callable[..., FitResult]:
+def _one_blas_thread(function: Callable[P, T]) -> Callable[P, T]:
     """Run the small dense solves single-threaded.
 
     The Newton systems are at most a few hundred rows; on a busy machine a multi-threaded
@@ -123,14 +128,13 @@ def _one_blas_thread(function: Callable[..., FitResult]) -> Callable[..., FitRes
     """
 
     @functools.wraps(function)
-    def single_threaded(*args: Any, **kwargs: Any) -> FitResult:
+    def single_threaded(*args: P.args, **kwargs: P.kwargs) -> T:
         with threadpool_limits(limits=1, user_api="blas"):
             return function(*args, **kwargs)
 
     return single_threaded
 
 
-@_one_blas_thread
 def fit_category(
     model_a: npt.ArrayLike,
     model_b: npt.ArrayLike,
@@ -154,15 +158,78 @@ def fit_category(
     per-battle multiplicities; the raw and the style-controlled replicate of a round use the
     same multiplicities. progress(done_rounds, total_rounds) is called after every round.
     Raises FitConvergenceError rather than return an unconverged fit.
+
+    The same as ``combine_parts([fit_part(..., rounds=range(bootstrap_rounds))])``; the
+    rounds can be split into parts run anywhere, in any order, with identical results.
+    """
+    if int(bootstrap_rounds) < 0:
+        raise ValueError("bootstrap_rounds must be >= 0")
+    part = fit_part(
+        model_a,
+        model_b,
+        wins_a,
+        wins_b,
+        features_a,
+        features_b,
+        n_models,
+        rounds=range(int(bootstrap_rounds)),
+        rng=rng,
+        style_control=style_control,
+        progress=progress,
+        max_iter=max_iter,
+    )
+    return combine_parts([part])
+
+
+@dataclass(frozen=True)
+class FitPart:
+    """A category's point fits and the bootstrap replicates of some of its rounds.
+
+    Logits centred over the models present; a replicate's row is NaN for a model none of
+    whose battles it drew.
+    """
+
+    point: np.ndarray  # (m,) plain model on all battles
+    replicates: np.ndarray  # (rounds, m)
+    style_control: bool
+    point_sc: np.ndarray | None  # (m,) None without style control, or when no covariate varies
+    replicates_sc: np.ndarray | None
+    coefficients: np.ndarray | None  # (4,) Elo points per unit of normalised difference
+
+
+@_one_blas_thread
+def fit_part(
+    model_a: npt.ArrayLike,
+    model_b: npt.ArrayLike,
+    wins_a: npt.ArrayLike,
+    wins_b: npt.ArrayLike,
+    features_a: npt.ArrayLike,
+    features_b: npt.ArrayLike,
+    n_models: int,
+    *,
+    rounds: range,
+    rng: np.random.Generator,
+    style_control: bool,
+    progress: Progress | None = None,
+    max_iter: int = MAX_ITER,
+) -> FitPart:
+    """The point fits and the replicates of bootstrap rounds `rounds` (a step-1 range).
+
+    `rng` is the category's generator as it stands before round 0: the draws of the
+    rounds before rounds.start are made and discarded, so each round's replicate is the
+    one a single run over every round computes. progress(done, len(rounds)) after each round.
     """
     m = int(n_models)
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, m)
     n = a.shape[0]
-    rounds = int(bootstrap_rounds)
-    if rounds < 0:
-        raise ValueError("bootstrap_rounds must be >= 0")
+    if rounds.step != 1 or rounds.start < 0:
+        raise ValueError("rounds must be a range of step 1 from 0 or later")
+    count = len(rounds)
 
-    pairs = _PairIndex.build(a, b, m)
+    # Battles sorted by pair (stably: within a pair, file order), so that per-pair sums are
+    # np.add.reduceat over runs; the draws below still index battles in input order.
+    order, pairs = _PairIndex.build(a, b, m).sorted()
+    a, b, wa, wb = a[order], b[order], wa[order], wb[order]
     wlo = np.where(pairs.a_is_lo, wa, wb)
     whi = np.where(pairs.a_is_lo, wb, wa)
     r_hat = _newton_pairs(
@@ -179,31 +246,34 @@ def fit_category(
         z, _ = style_design(features_a, features_b)
         keep = np.flatnonzero([bool(np.any(row)) for row in z])
     if keep.size:  # with no varying covariate (e.g. only recording battles) the joint model is the plain one
-        battles = _oriented_battles(pairs, z[keep], wlo, wa + wb)
+        battles = _oriented_battles(pairs, z[keep][:, order], wlo, wa + wb)
         theta0 = np.concatenate([r_hat, np.zeros(keep.size)])
-        theta_hat = _newton_battles(battles, pairs, theta0, max_iter, _Workspace(n, 0))
+        theta_hat = _newton_battles(battles, pairs, theta0, max_iter, _Workspace(n, keep.size))
         sc = _StyleBootstrap(battles, pairs, theta_hat, max_iter)
 
+    for _ in range(rounds.start):
+        rng.integers(0, n, size=n)
     # ---- bootstrap: one multiplicity draw per round, shared by the raw and the SC replicate.
     # Raw replicates are solved together, in chunks that bound memory to ~_BATCH_ELEMENTS.
-    chunk = max(1, min(rounds, _BATCH_ELEMENTS // max(m * m, pairs.n_pairs, 1)))
+    chunk = max(1, min(count, _BATCH_ELEMENTS // max(m * m, pairs.n_pairs, 1)))
     chunk_lo = np.empty((chunk, pairs.n_pairs))
     chunk_hi = np.empty((chunk, pairs.n_pairs))
-    boot_raw = np.empty((rounds, m))
-    boot_sc = np.empty((rounds, m))
-    present = np.empty((rounds, m), dtype=bool)
-    for k in range(rounds):
-        counts = np.bincount(rng.integers(0, n, size=n), minlength=n)
-        sel = np.flatnonzero(counts > 0)
+    boot_raw = np.empty((count, m))
+    boot_sc = np.empty((count, m))
+    present = np.empty((count, m), dtype=bool)
+    for k in range(count):
+        counts = np.bincount(rng.integers(0, n, size=n), minlength=n)[order]
+        sel = np.flatnonzero(counts)
         c = counts[sel].astype(np.float64)
-        p_sel = pairs.p[sel]
-        present[k] = (np.bincount(a[sel], minlength=m) + np.bincount(b[sel], minlength=m)) > 0
+        runs = _Runs.of(pairs.p[sel], pairs.n_pairs)
+        present[k] = False
+        present[k, pairs.lo[runs.pair]] = present[k, pairs.hi[runs.pair]] = True
         row = k % chunk
-        chunk_lo[row] = np.bincount(p_sel, c * wlo[sel], pairs.n_pairs)
-        chunk_hi[row] = np.bincount(p_sel, c * whi[sel], pairs.n_pairs)
+        chunk_lo[row] = runs.sums(c * wlo[sel])
+        chunk_hi[row] = runs.sums(c * whi[sel])
         if sc is not None:
-            boot_sc[k] = _centred(sc.replicate(sel, c, p_sel)[:m], present[k])
-        if row == chunk - 1 or k == rounds - 1:
+            boot_sc[k] = _centred(sc.replicate(sel, c, runs)[:m], present[k])
+        if row == chunk - 1 or k == count - 1:
             first = k - row
             warm = np.broadcast_to(r_hat, (row + 1, m))
             boot_raw[first : k + 1] = _centred(
@@ -211,18 +281,29 @@ def fit_category(
                 present[first : k + 1],
             )
         if progress is not None:
-            progress(k + 1, rounds)
+            progress(k + 1, count)
 
-    rating, ci_low, ci_high = _summarise(_centred(r_hat), boot_raw)
-    if not style_control:
-        return FitResult(rating, ci_low, ci_high, None, None, None, None)
     if sc is None:
-        zeros = np.zeros(len(COVARIATES))
-        return FitResult(rating, ci_low, ci_high, rating.copy(), ci_low.copy(), ci_high.copy(), zeros)
-    rating_sc, ci_low_sc, ci_high_sc = _summarise(_centred(sc.theta_hat[:m]), boot_sc)
+        return FitPart(_centred(r_hat), boot_raw, style_control, None, None, None)
     coefficients = np.zeros(len(COVARIATES))
     coefficients[keep] = sc.theta_hat[m:] * ELO_PER_LOGIT
-    return FitResult(rating, ci_low, ci_high, rating_sc, ci_low_sc, ci_high_sc, coefficients)
+    return FitPart(_centred(r_hat), boot_raw, style_control, _centred(sc.theta_hat[:m]), boot_sc, coefficients)
+
+
+def combine_parts(parts: Sequence[FitPart]) -> FitResult:
+    """A category's FitResult from the parts of its rounds, given in round order."""
+    if not parts:
+        raise ValueError("combine_parts needs at least one part")
+    first = parts[0]
+    rating, ci_low, ci_high = _summarise(first.point, np.concatenate([part.replicates for part in parts]))
+    if not first.style_control:
+        return FitResult(rating, ci_low, ci_high, None, None, None, None)
+    if first.point_sc is None or first.coefficients is None:
+        zeros = np.zeros(len(COVARIATES))
+        return FitResult(rating, ci_low, ci_high, rating.copy(), ci_low.copy(), ci_high.copy(), zeros)
+    replicates_sc = np.concatenate([part.replicates_sc for part in parts if part.replicates_sc is not None])
+    rating_sc, ci_low_sc, ci_high_sc = _summarise(first.point_sc, replicates_sc)
+    return FitResult(rating, ci_low, ci_high, rating_sc, ci_low_sc, ci_high_sc, first.coefficients.copy())
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,10 +358,11 @@ def style_logits(
     """Joint penalised fit of (logits, coefficients in logits per unit z) for a (k, n) design z."""
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, n_models)
     z = np.ascontiguousarray(z, dtype=np.float64).reshape(-1, a.shape[0])
-    pairs = _PairIndex.build(a, b, n_models)
-    battles = _oriented_battles(pairs, z, np.where(pairs.a_is_lo, wa, wb), wa + wb)
+    order, pairs = _PairIndex.build(a, b, n_models).sorted()
+    wa, wb = wa[order], wb[order]
+    battles = _oriented_battles(pairs, z[:, order], np.where(pairs.a_is_lo, wa, wb), wa + wb)
     theta0 = np.concatenate([bt_logits(a, b, wa, wb, n_models), np.zeros(z.shape[0])])
-    theta = _newton_battles(battles, pairs, theta0, max_iter, _Workspace(a.shape[0], 0))
+    theta = _newton_battles(battles, pairs, theta0, max_iter, _Workspace(a.shape[0], z.shape[0]))
     return theta[:n_models], theta[n_models:]
 
 
@@ -350,6 +432,36 @@ class _PairIndex(NamedTuple):
         hi_b = np.maximum(a, b)
         keys, p = np.unique(lo_b * m + hi_b, return_inverse=True)
         return _PairIndex(p.astype(np.int64).reshape(-1), a == lo_b, keys // m, keys % m, int(keys.size), int(m))
+
+    def sorted(self) -> tuple[np.ndarray, "_PairIndex"]:
+        """(order, index of the battles reordered by pair, stably)."""
+        order = np.argsort(self.p, kind="stable")
+        return order, self._replace(p=self.p[order], a_is_lo=self.a_is_lo[order])
+
+
+class _Runs(NamedTuple):
+    """The runs of equal pair index in battles sorted by pair.
+
+    Per-pair sums are then np.add.reduceat over the runs: about five times faster than a
+    weighted np.bincount, and they take a (k, n) block of covariates in one call.
+    """
+
+    starts: np.ndarray  # (R,) first battle of each run
+    pair: np.ndarray  # (R,) pair index of each run, increasing
+    n_pairs: int
+
+    @staticmethod
+    def of(p: np.ndarray, n_pairs: int) -> "_Runs":
+        starts = np.flatnonzero(p[1:] != p[:-1]) + 1
+        starts = np.concatenate([np.zeros(min(1, p.size), dtype=np.int64), starts])
+        return _Runs(starts, p[starts], n_pairs)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """Per-pair sums of (n,) or (k, n) values: (P,) or (k, P), 0 for a pair without battles."""
+        out = np.zeros(values.shape[:-1] + (self.n_pairs,))
+        if self.starts.size:
+            out[..., self.pair] = np.add.reduceat(values, self.starts, axis=-1)
+        return out
 
 
 def _laplacian(hp: np.ndarray, pairs: _PairIndex) -> np.ndarray:
@@ -468,7 +580,8 @@ class _Battles(NamedTuple):
     through one per-pair np.bincount.
     """
 
-    p: np.ndarray  # (n,) int64 pair index
+    p: np.ndarray  # (n,) int64 pair index, non-decreasing
+    runs: _Runs  # the runs of p
     z: np.ndarray  # (k, n) oriented normalised style differences, active covariates only
     w_lo: np.ndarray  # (n,) weighted wins of the pair's lower-index model
     total: np.ndarray  # (n,) weighted wins of both sides
@@ -476,14 +589,15 @@ class _Battles(NamedTuple):
 
 def _oriented_battles(pairs: _PairIndex, z: np.ndarray, w_lo: np.ndarray, total: np.ndarray) -> _Battles:
     sign = np.where(pairs.a_is_lo, 1.0, -1.0)
-    return _Battles(pairs.p, np.ascontiguousarray(z * sign), w_lo, total)
+    return _Battles(pairs.p, _Runs.of(pairs.p, pairs.n_pairs), np.ascontiguousarray(z * sign), w_lo, total)
 
 
 class _Workspace:
     """Reusable float buffers (and, for replicates, gathered copies of the battle arrays)."""
 
     def __init__(self, n: int, k: int, gather: bool = False):
-        self.d, self.s, self.gx, self.h, self.t, self.t2 = (np.empty(n) for _ in range(6))
+        self.d, self.s, self.gx, self.h, self.t = (np.empty(n) for _ in range(5))
+        self.hz = np.empty((k, n))
         if gather:
             self.p = np.empty(n, dtype=np.int64)
             self.z = np.empty((k, n))
@@ -499,20 +613,16 @@ def _margin(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) 
     n, m = bt.p.shape[0], pairs.n_models
     d, t = ws.d[:n], ws.t[:n]
     np.take(theta[pairs.lo] - theta[pairs.hi], bt.p, out=d, mode="clip")
-    for k in range(bt.z.shape[0]):
-        np.multiply(bt.z[k], theta[m + k], out=t)
-        d += t
+    if bt.z.shape[0]:
+        d += np.dot(theta[m:], bt.z, out=t)
     return d
 
 
 def _grad_from_gx(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, gx: np.ndarray, ws: _Workspace) -> np.ndarray:
-    k, m = bt.z.shape[0], pairs.n_models
-    t = ws.t[: gx.shape[0]]
-    g = np.empty(m + k)
-    g[:m] = _to_models(np.bincount(bt.p, gx, pairs.n_pairs), pairs) + PRIOR_LAMBDA * theta[:m]
-    for j in range(k):
-        np.multiply(gx, bt.z[j], out=t)
-        g[m + j] = np.sum(t) + BETA_RIDGE * theta[m + j]
+    m = pairs.n_models
+    g = np.empty(theta.shape[0])
+    g[:m] = _to_models(bt.runs.sums(gx), pairs) + PRIOR_LAMBDA * theta[:m]
+    g[m:] = np.dot(bt.z, gx) + BETA_RIDGE * theta[m:]
     return g
 
 
@@ -538,14 +648,13 @@ def _loss(theta: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) ->
 def _hessian_from_h(h: np.ndarray, bt: _Battles, pairs: _PairIndex, ws: _Workspace) -> np.ndarray:
     k, m, n = bt.z.shape[0], pairs.n_models, h.shape[0]
     hess = np.zeros((m + k, m + k))
-    hess[:m, :m] = _laplacian(np.bincount(bt.p, h, pairs.n_pairs)[None, :], pairs)[0]
-    hz, t = ws.t[:n], ws.t2[:n]
+    hess[:m, :m] = _laplacian(bt.runs.sums(h)[None, :], pairs)[0]
+    hz = np.multiply(bt.z, h, out=ws.hz[:k, :n])
+    cross = bt.runs.sums(hz)
     for j in range(k):
-        np.multiply(h, bt.z[j], out=hz)
-        hess[:m, m + j] = hess[m + j, :m] = _to_models(np.bincount(bt.p, hz, pairs.n_pairs), pairs)
+        hess[:m, m + j] = hess[m + j, :m] = _to_models(cross[j], pairs)
         for other in range(j, k):
-            np.multiply(hz, bt.z[other], out=t)
-            hess[m + j, m + other] = hess[m + other, m + j] = np.sum(t)
+            hess[m + j, m + other] = hess[m + other, m + j] = np.dot(hz[j], bt.z[other])
         hess[m + j, m + j] += BETA_RIDGE
     return hess
 
@@ -612,10 +721,9 @@ class _StyleBootstrap:
         self.gx_hat = bt.total * s - bt.w_lo  # dL/dd per battle at theta_hat, unit multiplicity
         self.h_hat = bt.total * s * (1.0 - s)
 
-    def _take(self, sel: np.ndarray, c: np.ndarray, p_sel: np.ndarray) -> _Battles:
+    def _take(self, sel: np.ndarray, c: np.ndarray, runs: _Runs) -> _Battles:
         ws, src, n = self.ws, self.bt, sel.shape[0]
-        p = ws.p[:n]
-        p[...] = p_sel
+        p = np.take(src.p, sel, out=ws.p[:n], mode="clip")
         z = ws.z[:, :n]
         for j in range(src.z.shape[0]):
             np.take(src.z[j], sel, out=z[j], mode="clip")
@@ -623,12 +731,13 @@ class _StyleBootstrap:
         w_lo *= c
         total = np.take(src.total, sel, out=ws.total[:n], mode="clip")
         total *= c
-        return _Battles(p, z, w_lo, total)
+        return _Battles(p, runs, z, w_lo, total)
 
-    def replicate(self, sel: np.ndarray, c: np.ndarray, p_sel: np.ndarray) -> np.ndarray:
+    def replicate(self, sel: np.ndarray, c: np.ndarray, runs: _Runs) -> np.ndarray:
+        """The solution for the battles `sel` (increasing) with multiplicities `c`; `runs` are their pairs' runs."""
         ws, pairs = self.ws, self.pairs
         n = sel.shape[0]
-        bt = self._take(sel, c, p_sel)
+        bt = self._take(sel, c, runs)
         gx = np.take(self.gx_hat, sel, out=ws.gx[:n], mode="clip")
         gx *= c
         g = _grad_from_gx(self.theta_hat, bt, pairs, gx, ws)

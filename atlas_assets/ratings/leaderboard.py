@@ -6,24 +6,20 @@ re-derived from the published file alone (spec 6.3).
 
 from __future__ import annotations
 
-import hashlib
 import json
-import threading
-from concurrent.futures import CancelledError, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import orjson
-from threadpoolctl import threadpool_limits
 
-from atlas_assets.core.cpus import usable_cpus
 from atlas_assets.core.progress import ProgressLog
 from atlas_assets.ratings import COVARIATES, LEADERBOARD_SCHEMA_VERSION, PACKAGE, PACKAGE_VERSION
 from atlas_assets.ratings.dump import read_dump
 from atlas_assets.ratings.errors import DumpError
-from atlas_assets.ratings.fit import FitConvergenceError, FitResult, fit_category
+from atlas_assets.ratings.fit import FitResult
+from atlas_assets.ratings.fitting import CategoryData, fit_categories
 from atlas_assets.ratings.model import Dump
 from atlas_assets.ratings.progress import LeaderboardProgress
 
@@ -60,41 +56,31 @@ class ComputeParams:
             raise ValueError(f"bootstrap-rounds must be at most {MAX_BOOTSTRAP_ROUNDS}, got {self.bootstrap_rounds}")
 
 
-def category_rng(seed: int, slug: str) -> np.random.Generator:
-    """The category's own random stream: adding a category changes no other category's numbers."""
-    slug_key = int.from_bytes(hashlib.sha256(slug.encode("utf-8")).digest()[:8], "big")
-    return np.random.default_rng(np.random.SeedSequence([seed, slug_key]))
-
-
 def round4(value: float) -> float:
     """Round half-even to 4 decimals (Python's round), folding -0.0 into 0.0."""
     rounded = round(float(value), 4)
     return rounded + 0.0
 
 
-def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgress | None = None) -> dict[str, Any]:
+def build_document(
+    dump: Dump, params: ComputeParams, progress: LeaderboardProgress | None = None, *, workers: int | None = None
+) -> dict[str, Any]:
     """The leaderboard as a JSON-ready dict of rounded values (spec section 6).
 
-    Categories are fitted side by side, one thread each up to the CPUs this process may use (its affinity mask): each has its
-    own random stream and its own single-threaded solves (BLAS is held at one thread for
-    the whole section, so no fit's rounding depends on another's timing), and the results
-    are placed in slug order, so the bytes do not depend on the number of threads."""
+    Categories are fitted by ratings.fitting (in-process, or over worker processes for a
+    large dump; `workers` as there); each has its own random stream and the results are
+    placed in slug order, so the bytes depend on neither."""
     voted = sorted((slug, index) for index, slug in enumerate(dump.header.categories) if np.any(dump.category == index))
     if progress:
         progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
-    workers = max(1, min(len(voted), usable_cpus()))
-    stop = threading.Event()
-    with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-        futures = [pool.submit(_category_section, dump, slug, index, params, progress, stop) for slug, index in voted]
-        try:
-            categories = [future.result() for future in futures]
-        except BaseException:
-            # Ctrl-C (or a failed category): running fits stop at their next bootstrap
-            # round instead of holding the exit until they finish.
-            stop.set()
-            for future in futures:
-                future.cancel()
-            raise
+    categories = [_category_data(dump, slug, index, params) for slug, index in voted]
+    if progress:
+        for data, (_, index) in zip(categories, voted):
+            progress.category(data.slug, data.n_models, int(dump.vote_count[dump.category == index].sum()), data.style_control)
+    fits = fit_categories(
+        categories, seed=params.seed, rounds=params.bootstrap_rounds, progress=progress.bootstrap if progress else None, workers=workers
+    )
+    sections = [_category_section(dump, index, data, fit, params) for (_, index), data, fit in zip(voted, categories, fits)]
     if progress:
         progress.finished()
     return {
@@ -113,57 +99,48 @@ def build_document(dump: Dump, params: ComputeParams, progress: LeaderboardProgr
                 "votes_sha256": dump.votes_sha256,
             },
         },
-        "categories": categories,
+        "categories": sections,
     }
 
 
-def _category_section(
-    dump: Dump, slug: str, index: int, params: ComputeParams, progress: LeaderboardProgress | None, stop: threading.Event
-) -> dict[str, Any]:
+def _members(dump: Dump, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the category's rows, its models' global indices in slug order)."""
     rows = np.flatnonzero(dump.category == index)
-    global_a, global_b = dump.model_a[rows], dump.model_b[rows]
-    members = np.unique(np.concatenate([global_a, global_b]))  # sorted => slug order
-    local_a = np.searchsorted(members, global_a)
-    local_b = np.searchsorted(members, global_b)
+    members = np.unique(np.concatenate([dump.model_a[rows], dump.model_b[rows]]))  # sorted => slug order
+    return rows, members
+
+
+def _category_data(dump: Dump, slug: str, index: int, params: ComputeParams) -> CategoryData:
+    rows, members = _members(dump, index)
+    return CategoryData(
+        slug=slug,
+        model_a=np.searchsorted(members, dump.model_a[rows]),
+        model_b=np.searchsorted(members, dump.model_b[rows]),
+        wins_a=dump.wins_a[rows],
+        wins_b=dump.wins_b[rows],
+        features_a=dump.features_a[rows],
+        features_b=dump.features_b[rows],
+        n_models=int(members.size),
+        style_control=int(dump.vote_count[rows].sum()) >= params.style_min_votes,
+    )
+
+
+def _category_section(dump: Dump, index: int, data: CategoryData, fit: FitResult, params: ComputeParams) -> dict[str, Any]:
+    rows, members = _members(dump, index)
     votes = dump.vote_count[rows]
-    model_votes = np.bincount(local_a, weights=votes, minlength=members.size) + np.bincount(local_b, weights=votes, minlength=members.size)
-    category_votes = int(votes.sum())
-    style_control = category_votes >= params.style_min_votes
-    if progress:
-        progress.category(slug, int(members.size), category_votes, style_control)
-
-    def round_done(done: int, total: int) -> None:
-        if stop.is_set():
-            raise CancelledError()
-        if progress:
-            progress.bootstrap(slug, done, total)
-
-    try:
-        fit = fit_category(
-            local_a,
-            local_b,
-            dump.wins_a[rows],
-            dump.wins_b[rows],
-            dump.features_a[rows],
-            dump.features_b[rows],
-            int(members.size),
-            bootstrap_rounds=params.bootstrap_rounds,
-            rng=category_rng(params.seed, slug),
-            style_control=style_control,
-            progress=round_done,
-        )
-    except np.linalg.LinAlgError as error:  # a last line of defence; MAX_VOTE_WEIGHT keeps it out of reach
-        raise FitConvergenceError(f"category {slug}: the Newton system is numerically singular ({error})") from None
+    model_votes = np.bincount(data.model_a, weights=votes, minlength=data.n_models) + np.bincount(
+        data.model_b, weights=votes, minlength=data.n_models
+    )
     entries = _entries([dump.models[g] for g in members], model_votes.astype(np.int64), fit, params)
     coefficients = (
         {name: round4(value) for name, value in zip(COVARIATES, fit.style_coefficients)}
-        if style_control and fit.style_coefficients is not None
+        if data.style_control and fit.style_coefficients is not None
         else None
     )
     return {
-        "category": slug,
-        "vote_count": category_votes,
-        "style_control": style_control,
+        "category": data.slug,
+        "vote_count": int(votes.sum()),
+        "style_control": data.style_control,
         "style_coefficients": coefficients,
         "entries": entries,
     }

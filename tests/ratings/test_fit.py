@@ -13,7 +13,9 @@ from atlas_assets.ratings.fit import (
     PRIOR_LAMBDA,
     FitConvergenceError,
     bt_logits,
+    combine_parts,
     fit_category,
+    fit_part,
     style_design,
     style_logits,
 )
@@ -341,3 +343,34 @@ def test_replicates_without_a_models_battles_do_not_pull_its_ci_to_the_centre(st
             continue
         assert rating[rare] > rating[top] > 1000.0
         assert low[rare] > 1050.0, "replicates without the model's battle leaked into its CI"
+
+
+@pytest.mark.parametrize("style", [False, True])
+def test_rounds_cut_into_parts_give_the_replicates_of_one_run(style):
+    """fit_part skips the draws of the rounds before its own, so parts computed anywhere and
+    combined in round order are bit-identical to one run over every round."""
+    a, b, wa, wb, _ = simulate(m=10, n=4000, seed=21, tie_rate=0.1, weights=True)
+    rng = np.random.default_rng(4)
+    fa, fb = rng.lognormal(5, 1, (4000, 4)), rng.lognormal(5, 1, (4000, 4))
+    whole = fit_category(a, b, wa, wb, fa, fb, 10, bootstrap_rounds=23, rng=np.random.default_rng(9), style_control=style)
+    cuts = (range(0, 5), range(5, 6), range(6, 23))
+    parts = [fit_part(a, b, wa, wb, fa, fb, 10, rounds=r, rng=np.random.default_rng(9), style_control=style) for r in reversed(cuts)]
+    combined = combine_parts(parts[::-1])
+    for name in ("rating", "ci_low", "ci_high", "rating_sc", "ci_low_sc", "ci_high_sc", "style_coefficients"):
+        expected, got = getattr(whole, name), getattr(combined, name)
+        assert (expected is None) == (got is None), name
+        if expected is not None:
+            assert np.array_equal(expected, got), name
+    # A part that starts later really draws different battles: its replicates differ.
+    first, last = parts[2], parts[0]
+    assert not np.allclose(first.replicates[0], last.replicates[0], equal_nan=True)
+
+
+def test_fit_part_rejects_a_stepped_or_negative_range():
+    a, b, wa, wb, _ = simulate(m=4, n=200, seed=2)
+    features = zeros(200)
+    for rounds in (range(0, 10, 2), range(-1, 3)):
+        with pytest.raises(ValueError, match="range of step 1"):
+            fit_part(a, b, wa, wb, features, features, 4, rounds=rounds, rng=np.random.default_rng(0), style_control=False)
+    with pytest.raises(ValueError, match="at least one part"):
+        combine_parts([])

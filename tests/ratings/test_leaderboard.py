@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from atlas_assets.ratings.fit import FitResult
-from atlas_assets.ratings.leaderboard import ComputeParams, _entries, category_rng, render, round4
+from atlas_assets.ratings.fitting import category_rng
+from atlas_assets.ratings.leaderboard import ComputeParams, _entries, render, round4
 
 
 def test_render_matches_json_dumps_layout_for_non_float_values():
@@ -87,13 +88,13 @@ def test_params_reject_negative_values(field):
 
 def test_bytes_do_not_depend_on_how_many_categories_are_fitted_at_once(tmp_path, monkeypatch):
     """Categories are fitted in parallel threads; one thread or four give the same file."""
-    from atlas_assets.ratings import leaderboard, sample
+    from atlas_assets.ratings import fitting, leaderboard, sample
 
     sample.generate_dump(tmp_path, n_votes=3000, n_models=14, seed=11)
     params = ComputeParams(bootstrap_rounds=20)
     outputs = {}
     for cpus in (1, 4):
-        monkeypatch.setattr(leaderboard, "usable_cpus", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(fitting, "usable_cpus", lambda cpus=cpus: cpus)
         outputs[cpus] = leaderboard.compute_leaderboard(tmp_path / "battles.jsonl", tmp_path / "votes.jsonl", params)
     assert len(json.loads(outputs[1])["categories"]) >= 3
     assert outputs[1] == outputs[4]
@@ -110,12 +111,12 @@ def test_fitting_threads_follow_the_cpu_affinity_mask_not_the_machine(tmp_path):
         "import os, sys, concurrent.futures as cf\n"
         "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
         "from atlas_assets.core.cpus import usable_cpus\n"
-        "from atlas_assets.ratings import leaderboard\n"
+        "from atlas_assets.ratings import fitting, leaderboard\n"
         "sizes = []\n"
         "class Spy(cf.ThreadPoolExecutor):\n"
         "    def __init__(self, workers, *a, **k):\n"
         "        sizes.append(workers); super().__init__(workers, *a, **k)\n"
-        "leaderboard.ThreadPoolExecutor = Spy\n"
+        "fitting.ThreadPoolExecutor = Spy\n"
         "leaderboard.compute_leaderboard(sys.argv[1] + '/battles.jsonl', sys.argv[1] + '/votes.jsonl', leaderboard.ComputeParams(bootstrap_rounds=2))\n"
         "print(usable_cpus(), os.cpu_count(), sizes)\n"
     )

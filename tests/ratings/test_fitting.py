@@ -1,0 +1,91 @@
+"""Fitting a dump's categories side by side (atlas_assets/ratings/fitting.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from atlas_assets.ratings import fitting
+from atlas_assets.ratings.fit import FitConvergenceError
+from atlas_assets.ratings.fitting import CategoryData, fit_categories
+
+
+def category(slug: str, n: int, m: int, seed: int, style: bool = True) -> CategoryData:
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0, 0.5, m)
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    win = rng.random(n) < 1 / (1 + np.exp(strength[b] - strength[a]))
+    features_a, features_b = rng.lognormal(5, 1, (n, 4)), rng.lognormal(5, 1, (n, 4))
+    return CategoryData(slug, a, b, win.astype(float), (~win).astype(float), features_a, features_b, m, style)
+
+
+CATEGORIES = [category("big", 3000, 9, 1), category("plain", 1500, 6, 2, style=False), category("small", 400, 5, 3)]
+FIELDS = ("rating", "ci_low", "ci_high", "rating_sc", "ci_low_sc", "ci_high_sc", "style_coefficients")
+
+
+def assert_same(first, second):
+    for one, other in zip(first, second, strict=True):
+        for name in FIELDS:
+            left, right = getattr(one, name), getattr(other, name)
+            assert (left is None) == (right is None), name
+            if left is not None:
+                assert np.array_equal(left, right), name
+
+
+def test_results_do_not_depend_on_threads_or_parts(monkeypatch):
+    serial = fit_categories(CATEGORIES, seed=5, rounds=17, workers=1)
+    monkeypatch.setattr(fitting, "_PART_MIN_BATTLES", 1000)  # "big" and "plain" are cut into parts
+    assert [len(fitting._parts(c, 17, 3)) for c in CATEGORIES] == [3, 3, 1]
+    assert_same(serial, fit_categories(CATEGORIES, seed=5, rounds=17, workers=3))
+    assert_same(serial, fit_categories(CATEGORIES, seed=5, rounds=17, workers=2))
+    other_seed = fit_categories(CATEGORIES, seed=6, rounds=17, workers=1)
+    assert not np.array_equal(serial[0].ci_low, other_seed[0].ci_low)
+
+
+def test_progress_counts_every_round_of_every_category_once(monkeypatch):
+    monkeypatch.setattr(fitting, "_PART_MIN_BATTLES", 1000)
+    seen: dict[str, list[int]] = {}
+    lock = threading.Lock()
+
+    def progress(slug: str, done: int, total: int) -> None:
+        assert total == 11
+        with lock:
+            seen.setdefault(slug, []).append(done)
+
+    fit_categories(CATEGORIES, seed=1, rounds=11, progress=progress, workers=2)
+    assert {slug: sorted(values) for slug, values in seen.items()} == {c.slug: list(range(1, 12)) for c in CATEGORIES}
+
+
+def test_zero_rounds_and_no_categories():
+    assert fit_categories([], seed=1, rounds=5) == []
+    (result,) = fit_categories(CATEGORIES[:1], seed=1, rounds=0, workers=2)
+    assert np.array_equal(result.ci_low, result.rating) and result.rating_sc is not None
+    with pytest.raises(ValueError, match="workers"):
+        fit_categories(CATEGORIES, seed=1, rounds=1, workers=0)
+
+
+def test_a_failing_part_stops_the_others_and_its_error_is_raised(monkeypatch):
+    """The first failure is raised as itself; parts still running stop at their next round."""
+    started = threading.Event()
+    rounds_after_failure = []
+    real_fit = fitting._fit
+
+    def failing(category, rounds, seed, progress):
+        if category.slug == "small":
+            started.wait(10)
+            raise FitConvergenceError("did not converge (injected)")
+
+        def counting(done, total):
+            started.set()
+            progress(done, total)
+            rounds_after_failure.append(done)
+
+        return real_fit(category, rounds, seed, counting)
+
+    monkeypatch.setattr(fitting, "_fit", failing)
+    with pytest.raises(FitConvergenceError, match="injected"):
+        fit_categories(CATEGORIES, seed=1, rounds=400, workers=2)
+    assert len(rounds_after_failure) < 400 * 2, "the other parts ran to the end"
