@@ -49,7 +49,6 @@ __all__ = [
     "GRAD_FLOOR",
     "bt_logits",
     "combine_parts",
-    "fit_category",
     "fit_part",
     "style_design",
     "style_logits",
@@ -135,52 +134,6 @@ def _one_blas_thread(function: Callable[P, T]) -> Callable[P, T]:
     return single_threaded
 
 
-def fit_category(
-    model_a: npt.ArrayLike,
-    model_b: npt.ArrayLike,
-    wins_a: npt.ArrayLike,
-    wins_b: npt.ArrayLike,
-    features_a: npt.ArrayLike,
-    features_b: npt.ArrayLike,
-    n_models: int,
-    *,
-    bootstrap_rounds: int,
-    rng: np.random.Generator,
-    style_control: bool,
-    progress: Progress | None = None,
-    max_iter: int = MAX_ITER,
-) -> FitResult:
-    """Point ratings (the fit on all battles) and percentile-bootstrap CIs for one category.
-
-    Inputs are the category's voted battles: local model indices 0..n_models-1, weighted
-    wins per battle (ties already split), raw (n, 4) covariates per slot. Each bootstrap
-    round makes exactly one draw from `rng`, ``rng.integers(0, n, size=n)``, binned into
-    per-battle multiplicities; the raw and the style-controlled replicate of a round use the
-    same multiplicities. progress(done_rounds, total_rounds) is called after every round.
-    Raises FitConvergenceError rather than return an unconverged fit.
-
-    The same as ``combine_parts([fit_part(..., rounds=range(bootstrap_rounds))])``; the
-    rounds can be split into parts run anywhere, in any order, with identical results.
-    """
-    if int(bootstrap_rounds) < 0:
-        raise ValueError("bootstrap_rounds must be >= 0")
-    part = fit_part(
-        model_a,
-        model_b,
-        wins_a,
-        wins_b,
-        features_a,
-        features_b,
-        n_models,
-        rounds=range(int(bootstrap_rounds)),
-        rng=rng,
-        style_control=style_control,
-        progress=progress,
-        max_iter=max_iter,
-    )
-    return combine_parts([part])
-
-
 @dataclass(frozen=True)
 class FitPart:
     """A category's point fits and the bootstrap replicates of some of its rounds.
@@ -213,11 +166,18 @@ def fit_part(
     progress: Progress | None = None,
     max_iter: int = MAX_ITER,
 ) -> FitPart:
-    """The point fits and the replicates of bootstrap rounds `rounds` (a step-1 range).
+    """The point fits and the replicates of bootstrap rounds `rounds` (a step-1 range) of one category.
 
-    `rng` is the category's generator as it stands before round 0: the draws of the
-    rounds before rounds.start are made and discarded, so each round's replicate is the
-    one a single run over every round computes. progress(done, len(rounds)) after each round.
+    Inputs are the category's voted battles: local model indices 0..n_models-1, weighted
+    wins per battle (ties already split), raw (n, 4) covariates per slot. Each bootstrap
+    round makes exactly one draw from `rng`, ``rng.integers(0, n, size=n)``, binned into
+    per-battle multiplicities; the raw and the style-controlled replicate of a round use the
+    same multiplicities. `rng` is the category's generator as it stands before round 0: the
+    draws of the rounds before rounds.start are made and discarded, so each round's
+    replicate is the one a single run over every round computes, and
+    ``combine_parts([fit_part(..., rounds=range(R))])`` equals the parts of range(R) fitted
+    anywhere, in any order, and combined in round order. progress(done, len(rounds)) after
+    each round. Raises FitConvergenceError rather than return an unconverged fit.
     """
     m = int(n_models)
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, m)

@@ -87,7 +87,7 @@ class LeaderboardProgress:
             self._log.log(f"category {slug}", line, final=True)
 
     def bootstrap(self, slug: str, done: int, total: int) -> None:
-        """After each bootstrap round of `slug` (fit_category's progress)."""
+        """After each bootstrap round of `slug` (fit_part's progress)."""
         with self._lock:
             self._rounds_done += done - self._round_done[slug]
             self._round_done[slug] = done

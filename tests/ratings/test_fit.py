@@ -14,7 +14,6 @@ from atlas_assets.ratings.fit import (
     FitConvergenceError,
     bt_logits,
     combine_parts,
-    fit_category,
     fit_part,
     style_design,
     style_logits,
@@ -45,7 +44,12 @@ def zeros(n):
 def fit(a, b, wa, wb, m, *, seed=1, rounds=20, style=False, fa=None, fb=None, **kw):
     fa = zeros(len(a)) if fa is None else fa
     fb = zeros(len(a)) if fb is None else fb
-    return fit_category(a, b, wa, wb, fa, fb, m, bootstrap_rounds=rounds, rng=np.random.default_rng(seed), style_control=style, **kw)
+    return fit_rounds(a, b, wa, wb, fa, fb, m, rounds, np.random.default_rng(seed), style, **kw)
+
+
+def fit_rounds(a, b, wa, wb, fa, fb, m, rounds, rng, style, **kw):
+    """One category's FitResult over `rounds` bootstrap rounds, fitted as one part."""
+    return combine_parts([fit_part(a, b, wa, wb, fa, fb, m, rounds=range(rounds), rng=rng, style_control=style, **kw)])
 
 
 def penalised_nll(theta, a, b, wa, wb, m, z=None):
@@ -269,7 +273,7 @@ def test_determinism_and_rng_contract():
     assert not np.array_equal(one.ci_high_sc, other.ci_high_sc)
     # exactly one rng.integers(0, n, size=n) draw per round
     used = np.random.default_rng(5)
-    fit_category(a, b, wa, wb, fa, fb, 10, bootstrap_rounds=7, rng=used, style_control=True)
+    fit_rounds(a, b, wa, wb, fa, fb, 10, 7, used, True)
     reference = np.random.default_rng(5)
     for _ in range(7):
         reference.integers(0, 3000, size=3000)
@@ -337,7 +341,7 @@ def test_replicates_without_a_models_battles_do_not_pull_its_ci_to_the_centre(st
     b = np.append(b, top)
     wa, wb = np.append(wa, 3.0), np.append(wb, 0.0)
     features = np.random.default_rng(1).random((a.size, 4)) * 100
-    fit = fit_category(a, b, wa, wb, features, features[::-1], 13, bootstrap_rounds=60, rng=np.random.default_rng(2), style_control=style)
+    fit = fit_rounds(a, b, wa, wb, features, features[::-1], 13, 60, np.random.default_rng(2), style)
     for low, rating in ((fit.ci_low, fit.rating), (fit.ci_low_sc, fit.rating_sc)):
         if low is None:
             continue
@@ -352,7 +356,7 @@ def test_rounds_cut_into_parts_give_the_replicates_of_one_run(style):
     a, b, wa, wb, _ = simulate(m=10, n=4000, seed=21, tie_rate=0.1, weights=True)
     rng = np.random.default_rng(4)
     fa, fb = rng.lognormal(5, 1, (4000, 4)), rng.lognormal(5, 1, (4000, 4))
-    whole = fit_category(a, b, wa, wb, fa, fb, 10, bootstrap_rounds=23, rng=np.random.default_rng(9), style_control=style)
+    whole = fit_rounds(a, b, wa, wb, fa, fb, 10, 23, np.random.default_rng(9), style)
     cuts = (range(0, 5), range(5, 6), range(6, 23))
     parts = [fit_part(a, b, wa, wb, fa, fb, 10, rounds=r, rng=np.random.default_rng(9), style_control=style) for r in reversed(cuts)]
     combined = combine_parts(parts[::-1])
