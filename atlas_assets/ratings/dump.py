@@ -697,6 +697,7 @@ class _FastBattle(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     telemetry_b: _FastTelemetry | None | _Missing = _MISSING
 
 
+_TELEMETRY_MEMBERS = len(_FastTelemetry.__struct_fields__)
 _VOTE_DECODER = msgspec.json.Decoder(_FastVote)
 _BATTLE_DECODER = msgspec.json.Decoder(_FastBattle)
 _OPTIONAL_BATTLE_FIELDS = ("modality", "response_a", "response_b", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
@@ -768,18 +769,22 @@ def _fast_votes(data: bytes) -> _VotePart | None:
     )
 
 
-def _recording_tokens(recording: Any) -> int:
-    if type(recording) is not _FastRecording:
-        return 0
+def _recording_tokens(recording: _FastRecording) -> int:
     screenshot = recording.screenshot_key
     # video_key, trace_key, assisted: keys; video_key and trace_key: string values.
     return 5 + (screenshot is not _MISSING) + (type(screenshot) is str)
 
 
-def _telemetry_tokens(telemetry: Any) -> int:
-    if type(telemetry) is not _FastTelemetry:
-        return 0
-    return sum(getattr(telemetry, name) is not _MISSING for name in _TELEMETRY_FIELDS)
+def _telemetry_tokens(telemetry: _FastTelemetry) -> int:
+    return _TELEMETRY_MEMBERS - msgspec.structs.astuple(telemetry).count(_MISSING)
+
+
+_NESTED_TOKENS: tuple[tuple[str, type, Callable[[Any], int]], ...] = (
+    ("recording_a", _FastRecording, _recording_tokens),
+    ("recording_b", _FastRecording, _recording_tokens),
+    ("telemetry_a", _FastTelemetry, _telemetry_tokens),
+    ("telemetry_b", _FastTelemetry, _telemetry_tokens),
+)
 
 
 def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _BattlePart | None:
@@ -800,11 +805,10 @@ def _fast_battles(data: bytes, version: int, categories: tuple[str, ...]) -> _Ba
         values = columns[name]
         present = count - values.count(_MISSING)
         tokens += 2 * present - values.count(None)
-    for name in ("recording_a", "recording_b", "telemetry_a", "telemetry_b"):
+    for name, kind, nested in _NESTED_TOKENS:
         values = columns[name]
         tokens += count - values.count(_MISSING)
-        nested = _recording_tokens if name.startswith("recording") else _telemetry_tokens
-        tokens += sum(nested(value) for value in values if value is not None and value is not _MISSING)
+        tokens += sum(map(nested, [value for value in values if type(value) is kind]))
     if _string_tokens(data) != tokens:
         return None
     category_index = {slug: index for index, slug in enumerate(categories)}

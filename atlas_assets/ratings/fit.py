@@ -50,6 +50,8 @@ __all__ = [
     "bt_logits",
     "combine_parts",
     "fit_part",
+    "point_fit",
+    "PointFit",
     "style_design",
     "style_logits",
 ]
@@ -150,8 +152,26 @@ class FitPart:
     coefficients: np.ndarray | None  # (4,) Elo points per unit of normalised difference
 
 
+@dataclass(frozen=True, eq=False)
+class PointFit:
+    """A category's battles in pair order and its fits on all of them: where every part of
+    its bootstrap rounds starts. Read-only, so the parts of one category share it."""
+
+    n_models: int
+    style_control: bool
+    order: np.ndarray  # battle indices in pair order (stable: file order within a pair)
+    pairs: _PairIndex
+    w_lo: np.ndarray  # per battle in pair order: weighted wins of the pair's lower model
+    w_hi: np.ndarray
+    r_hat: np.ndarray  # (m,) plain model, logits
+    keep: np.ndarray  # indices of the covariates that vary (empty without style control)
+    battles: _Battles | None  # the oriented battles of the style-controlled model, or None
+    theta_hat: np.ndarray | None  # (m + keep.size,) style-controlled model, logits
+    max_iter: int
+
+
 @_one_blas_thread
-def fit_part(
+def point_fit(
     model_a: npt.ArrayLike,
     model_b: npt.ArrayLike,
     wins_a: npt.ArrayLike,
@@ -160,34 +180,20 @@ def fit_part(
     features_b: npt.ArrayLike,
     n_models: int,
     *,
-    rounds: range,
-    rng: np.random.Generator,
     style_control: bool,
-    progress: Progress | None = None,
     max_iter: int = MAX_ITER,
-) -> FitPart:
-    """The point fits and the replicates of bootstrap rounds `rounds` (a step-1 range) of one category.
+) -> PointFit:
+    """The point fits of one category (no randomness), for fit_part.
 
     Inputs are the category's voted battles: local model indices 0..n_models-1, weighted
-    wins per battle (ties already split), raw (n, 4) covariates per slot. Each bootstrap
-    round makes exactly one draw from `rng`, ``rng.integers(0, n, size=n)``, binned into
-    per-battle multiplicities; the raw and the style-controlled replicate of a round use the
-    same multiplicities. `rng` is the category's generator as it stands before round 0: the
-    draws of the rounds before rounds.start are made and discarded, so each round's
-    replicate is the one a single run over every round computes, and
-    ``combine_parts([fit_part(..., rounds=range(R))])`` equals the parts of range(R) fitted
-    anywhere, in any order, and combined in round order. progress(done, len(rounds)) after
-    each round. Raises FitConvergenceError rather than return an unconverged fit.
+    wins per battle (ties already split), raw (n, 4) covariates per slot. Raises
+    FitConvergenceError rather than return an unconverged fit.
     """
     m = int(n_models)
     a, b, wa, wb = _battle_arrays(model_a, model_b, wins_a, wins_b, m)
     n = a.shape[0]
-    if rounds.step != 1 or rounds.start < 0:
-        raise ValueError("rounds must be a range of step 1 from 0 or later")
-    count = len(rounds)
-
     # Battles sorted by pair (stably: within a pair, file order), so that per-pair sums are
-    # np.add.reduceat over runs; the draws below still index battles in input order.
+    # np.add.reduceat over runs; the bootstrap draws still index battles in input order.
     order, pairs = _PairIndex.build(a, b, m).sorted()
     a, b, wa, wb = a[order], b[order], wa[order], wb[order]
     wlo = np.where(pairs.a_is_lo, wa, wb)
@@ -199,17 +205,39 @@ def fit_part(
         np.zeros((1, m)),
         max_iter,
     )[0]
-
-    sc: _StyleBootstrap | None = None
     keep = np.zeros(0, dtype=np.int64)
     if style_control:
         z, _ = style_design(features_a, features_b)
         keep = np.flatnonzero([bool(np.any(row)) for row in z])
+    battles, theta_hat = None, None
     if keep.size:  # with no varying covariate (e.g. only recording battles) the joint model is the plain one
         battles = _oriented_battles(pairs, z[keep][:, order], wlo, wa + wb)
         theta0 = np.concatenate([r_hat, np.zeros(keep.size)])
         theta_hat = _newton_battles(battles, pairs, theta0, max_iter, _Workspace(n, keep.size))
-        sc = _StyleBootstrap(battles, pairs, theta_hat, max_iter)
+    return PointFit(m, style_control, order, pairs, wlo, whi, r_hat, keep, battles, theta_hat, max_iter)
+
+
+@_one_blas_thread
+def fit_part(point: PointFit, *, rounds: range, rng: np.random.Generator, progress: Progress | None = None) -> FitPart:
+    """The replicates of bootstrap rounds `rounds` (a step-1 range) of one category.
+
+    Each bootstrap round makes exactly one draw from `rng`, ``rng.integers(0, n, size=n)``
+    over the n battles, binned into per-battle multiplicities; the raw and the
+    style-controlled replicate of a round use the same multiplicities. `rng` is the
+    category's generator as it stands before round 0: the draws of the rounds before
+    rounds.start are made and discarded, so each round's replicate is the one a single run
+    over every round computes, and the parts of range(R) fitted anywhere, in any order, and
+    combined in round order (combine_parts) are one run's result. progress(done,
+    len(rounds)) after each round. Raises FitConvergenceError rather than return an
+    unconverged fit.
+    """
+    if rounds.step != 1 or rounds.start < 0:
+        raise ValueError("rounds must be a range of step 1 from 0 or later")
+    m, pairs, order, wlo, whi, r_hat = point.n_models, point.pairs, point.order, point.w_lo, point.w_hi, point.r_hat
+    n, count, max_iter = order.shape[0], len(rounds), point.max_iter
+    sc = None
+    if point.battles is not None and point.theta_hat is not None:
+        sc = _StyleBootstrap(point.battles, pairs, point.theta_hat, max_iter)  # its own buffers: one per part
 
     for _ in range(rounds.start):
         rng.integers(0, n, size=n)
@@ -244,10 +272,10 @@ def fit_part(
             progress(k + 1, count)
 
     if sc is None:
-        return FitPart(_centred(r_hat), boot_raw, style_control, None, None, None)
+        return FitPart(_centred(r_hat), boot_raw, point.style_control, None, None, None)
     coefficients = np.zeros(len(COVARIATES))
-    coefficients[keep] = sc.theta_hat[m:] * ELO_PER_LOGIT
-    return FitPart(_centred(r_hat), boot_raw, style_control, _centred(sc.theta_hat[:m]), boot_sc, coefficients)
+    coefficients[point.keep] = sc.theta_hat[m:] * ELO_PER_LOGIT
+    return FitPart(_centred(r_hat), boot_raw, point.style_control, _centred(sc.theta_hat[:m]), boot_sc, coefficients)
 
 
 def combine_parts(parts: Sequence[FitPart]) -> FitResult:

@@ -2,7 +2,8 @@
 
 Each category is fitted on its own random stream (`category_rng`), and its bootstrap rounds
 are cut into parts (fit.fit_part) whose replicates are exactly those of one run over all
-rounds, so the results are the same bytes however the work is spread. The parts run on a
+rounds, so the results are the same bytes however the work is spread. A category's point
+fits (fit.point_fit) are computed once and shared by its parts. The fits run on a
 pool of threads, one per usable CPU (at most _MAX_WORKERS), largest first, so that the CPUs
 finish together: numpy releases the GIL in most of a fit's array work. Threads rather than
 processes: on two CPUs, starting "spawn" workers and sending them the battles cost more than
@@ -15,15 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, CancelledError, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_EXCEPTION, CancelledError, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from atlas_assets.core.cpus import usable_cpus
-from atlas_assets.ratings.fit import FitConvergenceError, FitPart, FitResult, combine_parts, fit_part
+from atlas_assets.ratings.fit import FitConvergenceError, FitPart, FitResult, PointFit, combine_parts, fit_part, point_fit
 
 __all__ = ["CategoryData", "category_rng", "fit_categories"]
 
@@ -81,6 +83,7 @@ def fit_categories(
 
     def run(index: int, part: range) -> FitPart:
         category = categories[index]
+        point = points[index].result()
 
         def round_done(_done: int, _total: int) -> None:
             if stop.is_set():
@@ -90,11 +93,20 @@ def fit_categories(
                     done[index] += 1
                     progress(category.slug, done[index], rounds)
 
-        return _fit(category, part, seed, round_done)
+        return _part(category, point, part, seed, round_done)
 
+    points: dict[int, Future[PointFit]] = {}
+    futures: dict[tuple[int, int], Future[FitPart]] = {}
     with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(max(1, min(workers, len(tasks)))) as pool:
-        futures = {(index, part.start): pool.submit(run, index, part) for index, part in tasks}
+        # Submitting is inside the try: a Ctrl-C between two submits must stop the parts
+        # already running (the pool's exit waits for them), not leave them to run every round.
         try:
+            # Every point fit is queued before any part (the pool takes tasks in order), so a
+            # part waiting for its category's point fit waits for a running or finished task.
+            for index in sorted(range(len(categories)), key=lambda index: -categories[index].battles):
+                points[index] = pool.submit(_point, categories[index])
+            for index, share in tasks:
+                futures[index, share.start] = pool.submit(run, index, share)
             wait(futures.values(), return_when=FIRST_EXCEPTION)
             failed = next((future for future in futures.values() if future.done() and future.exception() is not None), None)
             if failed is not None:
@@ -102,6 +114,8 @@ def fit_categories(
             results = {key: future.result() for key, future in futures.items()}
         except BaseException:
             stop.set()
+            for point in points.values():
+                point.cancel()
             for future in futures.values():
                 future.cancel()
             raise
@@ -111,9 +125,9 @@ def fit_categories(
     return [combine_parts(parts) for parts in by_category]
 
 
-def _fit(category: CategoryData, rounds: range, seed: int, progress: Callable[[int, int], None] | None) -> FitPart:
-    try:
-        return fit_part(
+def _point(category: CategoryData) -> PointFit:
+    with _singular_is_not_converged(category.slug):
+        return point_fit(
             category.model_a,
             category.model_b,
             category.wins_a,
@@ -121,13 +135,22 @@ def _fit(category: CategoryData, rounds: range, seed: int, progress: Callable[[i
             category.features_a,
             category.features_b,
             category.n_models,
-            rounds=rounds,
-            rng=category_rng(seed, category.slug),
             style_control=category.style_control,
-            progress=progress,
         )
-    except np.linalg.LinAlgError as error:  # a last line of defence; MAX_VOTE_WEIGHT keeps it out of reach
-        raise FitConvergenceError(f"category {category.slug}: the Newton system is numerically singular ({error})") from None
+
+
+def _part(category: CategoryData, point: PointFit, rounds: range, seed: int, progress: Callable[[int, int], None]) -> FitPart:
+    with _singular_is_not_converged(category.slug):
+        return fit_part(point, rounds=rounds, rng=category_rng(seed, category.slug), progress=progress)
+
+
+@contextmanager
+def _singular_is_not_converged(slug: str) -> Iterator[None]:
+    """A last line of defence: MAX_VOTE_WEIGHT keeps a singular Newton system out of reach."""
+    try:
+        yield
+    except np.linalg.LinAlgError as error:
+        raise FitConvergenceError(f"category {slug}: the Newton system is numerically singular ({error})") from None
 
 
 def _parts(category: CategoryData, rounds: int, workers: int) -> list[range]:

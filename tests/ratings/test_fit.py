@@ -15,6 +15,7 @@ from atlas_assets.ratings.fit import (
     bt_logits,
     combine_parts,
     fit_part,
+    point_fit,
     style_design,
     style_logits,
 )
@@ -47,9 +48,10 @@ def fit(a, b, wa, wb, m, *, seed=1, rounds=20, style=False, fa=None, fb=None, **
     return fit_rounds(a, b, wa, wb, fa, fb, m, rounds, np.random.default_rng(seed), style, **kw)
 
 
-def fit_rounds(a, b, wa, wb, fa, fb, m, rounds, rng, style, **kw):
+def fit_rounds(a, b, wa, wb, fa, fb, m, rounds, rng, style, progress=None, **kw):
     """One category's FitResult over `rounds` bootstrap rounds, fitted as one part."""
-    return combine_parts([fit_part(a, b, wa, wb, fa, fb, m, rounds=range(rounds), rng=rng, style_control=style, **kw)])
+    point = point_fit(a, b, wa, wb, fa, fb, m, style_control=style, **kw)
+    return combine_parts([fit_part(point, rounds=range(rounds), rng=rng, progress=progress)])
 
 
 def penalised_nll(theta, a, b, wa, wb, m, z=None):
@@ -351,14 +353,16 @@ def test_replicates_without_a_models_battles_do_not_pull_its_ci_to_the_centre(st
 
 @pytest.mark.parametrize("style", [False, True])
 def test_rounds_cut_into_parts_give_the_replicates_of_one_run(style):
-    """fit_part skips the draws of the rounds before its own, so parts computed anywhere and
-    combined in round order are bit-identical to one run over every round."""
+    """fit_part skips the draws of the rounds before its own, so parts computed anywhere
+    (sharing one point fit, as fitting.py's threads do) and combined in round order are
+    bit-identical to one run over every round."""
     a, b, wa, wb, _ = simulate(m=10, n=4000, seed=21, tie_rate=0.1, weights=True)
     rng = np.random.default_rng(4)
     fa, fb = rng.lognormal(5, 1, (4000, 4)), rng.lognormal(5, 1, (4000, 4))
     whole = fit_rounds(a, b, wa, wb, fa, fb, 10, 23, np.random.default_rng(9), style)
     cuts = (range(0, 5), range(5, 6), range(6, 23))
-    parts = [fit_part(a, b, wa, wb, fa, fb, 10, rounds=r, rng=np.random.default_rng(9), style_control=style) for r in reversed(cuts)]
+    shared = point_fit(a, b, wa, wb, fa, fb, 10, style_control=style)
+    parts = [fit_part(shared, rounds=r, rng=np.random.default_rng(9)) for r in reversed(cuts)]
     combined = combine_parts(parts[::-1])
     for name in ("rating", "ci_low", "ci_high", "rating_sc", "ci_low_sc", "ci_high_sc", "style_coefficients"):
         expected, got = getattr(whole, name), getattr(combined, name)
@@ -373,8 +377,9 @@ def test_rounds_cut_into_parts_give_the_replicates_of_one_run(style):
 def test_fit_part_rejects_a_stepped_or_negative_range():
     a, b, wa, wb, _ = simulate(m=4, n=200, seed=2)
     features = zeros(200)
+    point = point_fit(a, b, wa, wb, features, features, 4, style_control=False)
     for rounds in (range(0, 10, 2), range(-1, 3)):
         with pytest.raises(ValueError, match="range of step 1"):
-            fit_part(a, b, wa, wb, features, features, 4, rounds=rounds, rng=np.random.default_rng(0), style_control=False)
+            fit_part(point, rounds=rounds, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="at least one part"):
         combine_parts([])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -71,9 +72,9 @@ def test_a_failing_part_stops_the_others_and_its_error_is_raised(monkeypatch):
     """The first failure is raised as itself; parts still running stop at their next round."""
     started = threading.Event()
     rounds_after_failure = []
-    real_fit = fitting._fit
+    real_part = fitting._part
 
-    def failing(category, rounds, seed, progress):
+    def failing(category, point, rounds, seed, progress):
         if category.slug == "small":
             started.wait(10)
             raise FitConvergenceError("did not converge (injected)")
@@ -83,9 +84,57 @@ def test_a_failing_part_stops_the_others_and_its_error_is_raised(monkeypatch):
             progress(done, total)
             rounds_after_failure.append(done)
 
-        return real_fit(category, rounds, seed, counting)
+        return real_part(category, point, rounds, seed, counting)
 
-    monkeypatch.setattr(fitting, "_fit", failing)
+    monkeypatch.setattr(fitting, "_part", failing)
     with pytest.raises(FitConvergenceError, match="injected"):
         fit_categories(CATEGORIES, seed=1, rounds=400, workers=2)
     assert len(rounds_after_failure) < 400 * 2, "the other parts ran to the end"
+
+
+def test_each_category_is_point_fitted_once_however_many_parts(monkeypatch):
+    monkeypatch.setattr(fitting, "_PART_MIN_BATTLES", 1000)
+    fitted = []
+    real_point = fitting._point
+
+    def counting(category):
+        fitted.append(category.slug)
+        return real_point(category)
+
+    monkeypatch.setattr(fitting, "_point", counting)
+    fit_categories(CATEGORIES, seed=5, rounds=17, workers=3)
+    assert sorted(fitted) == ["big", "plain", "small"]
+
+
+def test_a_singular_point_fit_is_a_convergence_error_naming_its_category(monkeypatch):
+    def singular(*args, **kwargs):
+        raise np.linalg.LinAlgError("25-th leading minor not positive definite")
+
+    monkeypatch.setattr(fitting, "point_fit", singular)
+    with pytest.raises(FitConvergenceError, match="category big: the Newton system is numerically singular"):
+        fit_categories(CATEGORIES[:1], seed=1, rounds=3, workers=2)
+
+
+def test_a_ctrl_c_while_parts_are_being_submitted_stops_the_parts_already_running(monkeypatch):
+    """A terminal's Ctrl-C can land between two submits (the CLI prints "bootstrap rounds"
+    just before fitting starts). The parts already running must stop at their next round
+    instead of keeping the pool's exit -- and the user -- waiting for every round."""
+    rounds_done = []
+
+    class InterruptedPool(fitting.ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            InterruptedPool.submitted += fn is not fitting._point
+            if InterruptedPool.submitted == 2:  # one part is in
+                deadline = time.monotonic() + 10
+                while not rounds_done and time.monotonic() < deadline:
+                    time.sleep(0.01)  # that part is running
+                raise KeyboardInterrupt
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(fitting, "ThreadPoolExecutor", InterruptedPool)
+    with pytest.raises(KeyboardInterrupt):
+        fit_categories(CATEGORIES, seed=1, rounds=2000, workers=2, progress=lambda slug, done, total: rounds_done.append(done))
+    assert rounds_done, "no part had started: the test proves nothing"
+    assert len(rounds_done) < 2000, "the running part went on to its last round"
