@@ -12,9 +12,11 @@ the tests point it at a moto server on 127.0.0.1.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol
+
+from atlas_assets.core.parallel import bounded_map
 
 KEY_FIELDS: tuple[str, ...] = ("video_key", "trace_key", "screenshot_key")
 _NOT_FOUND = {"404", "NoSuchKey", "NotFound"}
@@ -141,7 +143,7 @@ def check_recording_media(
     The bucket is asked for first (HeadBucket): S3 answers a HeadObject in a missing
     bucket with the same 404 as a missing key, so an unreachable bucket is reported once
     in `bucket_error` instead of as every key missing. Then each distinct key is asked for
-    once (HeadObject, `max_workers` in parallel). A key that does not exist is reported
+    once (HeadObject, `max_workers` in parallel, a bounded number in flight: core.parallel). A key that does not exist is reported
     under every battle that references it. Any other failure (access denied, throttling,
     ...) is reported in `errors` by key, and those keys are not counted as missing: the
     check cannot tell.
@@ -170,9 +172,8 @@ def check_recording_media(
             )
     status: dict[str, tuple[bool, str | None]] = {}
     if keys:
-        with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(keys)))) as pool:
-            for key, result in zip(keys, pool.map(lambda k: _head(client, bucket, k), keys)):
-                status[key] = result
+        heads = bounded_map(functools.partial(_head, client, bucket), keys, workers=max(1, min(max_workers, len(keys))))
+        status = dict(zip(keys, heads))
     missing: dict[str, list[MediaRef]] = {}
     errors: dict[str, str] = {}
     for ref in refs:
