@@ -722,7 +722,8 @@ def _lines(data: bytes) -> list[bytes] | None:
 
 def _string_tokens(data: bytes) -> int:
     """How many JSON strings (keys included) the lines of `data` hold, given they are valid JSON
-    objects ending in LF (so the look-backs below never wrap: index 0 is '{', the last byte LF)."""
+    objects ending in LF (so the look-backs below never wrap onto a quote or a backslash: a
+    line starts with '{' or whitespace and the last byte is LF)."""
     if b"\\" not in data:
         return data.count(b'"') // 2
     raw = np.frombuffer(data, dtype=np.uint8)
