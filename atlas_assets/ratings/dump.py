@@ -697,7 +697,6 @@ class _FastBattle(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     telemetry_b: _FastTelemetry | None | _Missing = _MISSING
 
 
-_TELEMETRY_MEMBERS = len(_FastTelemetry.__struct_fields__)
 _VOTE_DECODER = msgspec.json.Decoder(_FastVote)
 _BATTLE_DECODER = msgspec.json.Decoder(_FastBattle)
 _OPTIONAL_BATTLE_FIELDS = ("modality", "response_a", "response_b", "recording_a", "recording_b", "telemetry_a", "telemetry_b")
@@ -778,7 +777,8 @@ def _recording_tokens(recording: _FastRecording) -> int:
 
 
 def _telemetry_tokens(telemetry: _FastTelemetry) -> int:
-    return _TELEMETRY_MEMBERS - msgspec.structs.astuple(telemetry).count(_MISSING)
+    members = msgspec.structs.astuple(telemetry)
+    return len(members) - members.count(_MISSING)
 
 
 _NESTED_TOKENS: tuple[tuple[str, type, Callable[[Any], int]], ...] = (

@@ -143,8 +143,8 @@ def check_recording_media(
     The bucket is asked for first (HeadBucket): S3 answers a HeadObject in a missing
     bucket with the same 404 as a missing key, so an unreachable bucket is reported once
     in `bucket_error` instead of as every key missing. Then each distinct key is asked for
-    once (HeadObject, `max_workers` in parallel, a bounded number in flight: core.parallel). A key that does not exist is reported
-    under every battle that references it. Any other failure (access denied, throttling,
+    once (HeadObject, `max_workers` in parallel, a bounded number queued: core.parallel).
+    A key that does not exist is reported under every battle that references it. Any other failure (access denied, throttling,
     ...) is reported in `errors` by key, and those keys are not counted as missing: the
     check cannot tell.
     """
@@ -170,10 +170,8 @@ def check_recording_media(
                 references=len(refs),
                 bucket_error=f"bucket {bucket!r} cannot be reached ({code}): {error}",
             )
-    status: dict[str, tuple[bool, str | None]] = {}
-    if keys:
-        heads = bounded_map(functools.partial(_head, client, bucket), keys, workers=max(1, min(max_workers, len(keys))))
-        status = dict(zip(keys, heads))
+    heads = bounded_map(functools.partial(_head, client, bucket), keys, workers=max(1, min(max_workers, len(keys))))
+    status = dict(zip(keys, heads))
     missing: dict[str, list[MediaRef]] = {}
     errors: dict[str, str] = {}
     for ref in refs:
