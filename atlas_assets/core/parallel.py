@@ -1,12 +1,11 @@
-"""An ordered thread map whose memory and shutdown stay bounded for millions of items.
+"""An ordered thread map whose memory stays bounded for millions of items.
 
-`ThreadPoolExecutor.map` submits every item before the first result comes back: a million
-items hold a million futures (about 1.6 GB measured here), and a Ctrl-C or any error then
-waits for every queued call, since the pool's exit runs what was submitted. `bounded_map`
-keeps at most `window` calls queued or running, and on an exception (a Ctrl-C included)
-or when its consumer stops early it cancels what is queued and waits only for the calls
-already running.
-"""
+`ThreadPoolExecutor.map` submits every item before it yields the first result: a million
+items hold a million futures at once (about 1.6 GB measured here), nothing comes back
+until the last one is submitted, and an endless input never yields. `bounded_map` keeps
+at most `window` calls queued or running; on an exception (a Ctrl-C included) or when its
+consumer stops early it cancels what is queued and waits only for the calls already
+running."""
 
 from __future__ import annotations
 
