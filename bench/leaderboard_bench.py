@@ -15,6 +15,11 @@ browser-use):
    every line of the same battles.jsonl and votes.jsonl, timed inside its own process
    (interpreter start excluded), once before and once after the compute run; the faster
    of the two is the baseline, and `ratio` = compute wall time / baseline (target <= 1.0).
+   Then (unless --skip-phases) bench/leaderboard_phases.py times the two phases apart in
+   one process: `read s` (read_dump) and `fit s` (fit_categories on the arrays
+   build_document gives it, same seed, rounds and threads). The fit's arithmetic is what
+   the published bytes depend on, so `fit/orjson` (fit s / baseline) is a floor on the
+   ratio that no faster reader lowers.
 4. Scores accuracy against truth.json: Spearman of rating_style_controlled vs the true
    (style-free) strengths for models with >= 300 votes, and how often the 95 % CIs
    [ci_low_sc, ci_high_sc] contain the truth (non-provisional models), per category and
@@ -172,6 +177,19 @@ def orjson_loop_seconds(folder: Path) -> float:
         text=True,
     )
     return float(done.stdout)
+
+
+def phase_seconds(folder: Path, rounds: int) -> dict[str, float]:
+    """read_dump and fit_categories timed apart, in one process (bench/leaderboard_phases.py)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "leaderboard_phases.py"), str(folder / "battles.jsonl"), str(folder / "votes.jsonl")]
+        + [str(ENGINE_SEED), str(rounds)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    phases: dict[str, float] = json.loads(done.stdout)
+    return phases
 
 
 def engine_command() -> list[str]:
@@ -409,6 +427,14 @@ def print_report(report: dict[str, Any]) -> None:
     for r in rows:
         if r.get("sha256"):
             print(f"{r['label']:>5} leaderboard.json sha256 {r['sha256']}")
+    for r in rows:
+        if r.get("phases"):
+            ph = r["phases"]
+            print(
+                f"{r['label']:>5} phases timed apart: read {ph['read_seconds']:.2f} s, fit {ph['fit_seconds']:.2f} s"
+                f" -> fit/orjson {ph['fit_seconds'] / r['orjson_loop_seconds']:.2f}"
+                " (the fit alone, whose arithmetic the bytes fix: no reader takes ratio below this)"
+            )
     print("(cpu s: user + system CPU of compute and its worker processes; less sensitive to other load than wall time)")
     print(
         "(orjson s: a bare single-process orjson.loads loop over the same two files, the faster of a run just before\n"
@@ -494,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=int, default=80, help="models in the generated dumps (default 80)")
     parser.add_argument("--seed", type=int, default=0, help="generator seed of the dumps (default 0)")
     parser.add_argument("--skip-arena-rank", action="store_true", help="do not run arena-rank")
+    parser.add_argument("--skip-phases", action="store_true", help="do not time the read and the fit apart")
     parser.add_argument("--arena-rank-size", default="100k", help="dump size arena-rank runs on (default 100k)")
     parser.add_argument(
         "--arena-rank-rounds",
@@ -563,6 +590,10 @@ def main(argv: list[str] | None = None) -> int:
             load = os.getloadavg()[0]
             measured = run_measured(cmd, timeout=args.engine_timeout, log_path=work / f"compute-{label}.log")
             baseline = min(baseline, orjson_loop_seconds(folder))
+            phases = None
+            if not args.skip_phases and measured["returncode"] == 0:
+                log(f"{label}: read and fit timed apart ...")
+                phases = phase_seconds(folder, args.rounds)
             row: dict[str, Any] = {
                 "label": label,
                 "votes": n,
@@ -572,6 +603,7 @@ def main(argv: list[str] | None = None) -> int:
                 "ours": measured,
                 "orjson_loop_seconds": baseline,
                 "ratio_to_orjson_loop": measured["seconds"] / baseline,
+                "phases": phases,
                 "load_average_1min_before": load,
             }
             if measured["returncode"] == 0:

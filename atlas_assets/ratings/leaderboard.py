@@ -70,17 +70,16 @@ def build_document(
     Categories are fitted by ratings.fitting (in-process, or over worker processes for a
     large dump; `workers` as there); each has its own random stream and the results are
     placed in slug order, so the bytes depend on neither."""
-    voted = sorted((slug, index) for index, slug in enumerate(dump.header.categories) if np.any(dump.category == index))
+    inputs = category_inputs(dump, params)
+    categories = [data for _, data in inputs]
     if progress:
-        progress.fitting(dump.votes_in_file, [slug for slug, _ in voted], params.bootstrap_rounds)
-    categories = [_category_data(dump, slug, index, params) for slug, index in voted]
-    if progress:
-        for data, (_, index) in zip(categories, voted):
+        progress.fitting(dump.votes_in_file, [data.slug for data in categories], params.bootstrap_rounds)
+        for index, data in inputs:
             progress.category(data.slug, data.n_models, int(dump.vote_count[dump.category == index].sum()), data.style_control)
     fits = fit_categories(
         categories, seed=params.seed, rounds=params.bootstrap_rounds, progress=progress.bootstrap if progress else None, workers=workers
     )
-    sections = [_category_section(dump, index, data, fit, params) for (_, index), data, fit in zip(voted, categories, fits)]
+    sections = [_category_section(dump, index, data, fit, params) for (index, data), fit in zip(inputs, fits)]
     if progress:
         progress.finished()
     return {
@@ -101,6 +100,12 @@ def build_document(
         },
         "categories": sections,
     }
+
+
+def category_inputs(dump: Dump, params: ComputeParams) -> list[tuple[int, CategoryData]]:
+    """What the fits take: every category with votes, in slug order, with its index in the header."""
+    voted = sorted((slug, index) for index, slug in enumerate(dump.header.categories) if np.any(dump.category == index))
+    return [(index, _category_data(dump, slug, index, params)) for slug, index in voted]
 
 
 def _members(dump: Dump, index: int) -> tuple[np.ndarray, np.ndarray]:

@@ -124,3 +124,36 @@ def test_fitting_threads_follow_the_cpu_affinity_mask_not_the_machine(tmp_path):
     assert done.returncode == 0, done.stderr
     usable, machine, sizes = done.stdout.split(maxsplit=2)
     assert usable == "1" and sizes.strip() == "[1]", done.stdout
+
+
+def test_category_inputs_are_the_voted_categories_in_slug_order_with_local_model_indices():
+    """What the fits (and bench/leaderboard_phases.py) take: a category without votes is
+    left out, the rest come in slug order with their header index, and each category's
+    models are renumbered 0..k-1 in slug order over the models it has."""
+    from atlas_assets.ratings.leaderboard import category_inputs
+    from atlas_assets.ratings.model import Dump, DumpHeader
+
+    features = np.arange(5 * 4, dtype=np.float64).reshape(5, 4)
+    dump = Dump(
+        header=DumpHeader(2, "2026-01-01T00:00:00Z", ("zeta", "empty", "alpha")),
+        battles_sha256="0" * 64,
+        votes_sha256="1" * 64,
+        models=("m0", "m1", "m2", "m3"),
+        category=np.array([0, 2, 0, 2, 0], dtype=np.int32),
+        model_a=np.array([3, 0, 1, 2, 3], dtype=np.int32),
+        model_b=np.array([1, 2, 3, 0, 1], dtype=np.int32),
+        features_a=features,
+        features_b=features + 100,
+        wins_a=np.array([1.0, 0.5, 2.0, 0.0, 1.0]),
+        wins_b=np.array([0.0, 0.5, 1.0, 3.0, 0.0]),
+        vote_count=np.array([1, 1, 3, 3, 60]),
+        battles_in_file=6,
+        votes_in_file=68,
+    )
+    inputs = category_inputs(dump, ComputeParams(style_min_votes=50))
+    assert [(index, data.slug) for index, data in inputs] == [(2, "alpha"), (0, "zeta")]
+    alpha, zeta = inputs[0][1], inputs[1][1]
+    assert (alpha.n_models, alpha.model_a.tolist(), alpha.model_b.tolist()) == (2, [0, 1], [1, 0])  # m0, m2
+    assert (zeta.n_models, zeta.model_a.tolist(), zeta.model_b.tolist()) == (2, [1, 0, 1], [0, 1, 0])  # m1, m3
+    assert zeta.wins_b.tolist() == [0.0, 1.0, 0.0] and zeta.features_b[:, 0].tolist() == [100.0, 108.0, 116.0]
+    assert (alpha.style_control, zeta.style_control) == (False, True)  # 4 votes against 64
