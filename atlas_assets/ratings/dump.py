@@ -1257,7 +1257,7 @@ def _assemble(header: _Header, battles: _Battles, votes: _Votes, battles_sha256:
     wins_a = np.bincount(rows, weights=votes.weight * _SHARE_A[votes.choice], minlength=n)
     wins_b = np.bincount(rows, weights=votes.weight * _SHARE_B[votes.choice], minlength=n)
     vote_count = np.bincount(rows, minlength=n).astype(np.int64, copy=False)
-    voted = np.flatnonzero(vote_count)
+    voted = np.flatnonzero(vote_count > 0)
     model_a, model_b = battles.model_a[voted], battles.model_b[voted]
     seen = np.bincount(model_a, minlength=len(battles.models)) + np.bincount(model_b, minlength=len(battles.models))
     used = np.flatnonzero(seen)

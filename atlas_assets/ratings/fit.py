@@ -251,7 +251,7 @@ def fit_part(point: PointFit, *, rounds: range, rng: np.random.Generator, progre
     present = np.empty((count, m), dtype=bool)
     for k in range(count):
         counts = np.bincount(rng.integers(0, n, size=n), minlength=n)[order]
-        sel = np.flatnonzero(counts)
+        sel = np.flatnonzero(counts != 0)  # a bool mask: numpy finds its nonzeros ~4x faster than an int64 array's
         c = counts[sel].astype(np.float64)
         runs = _Runs.of(pairs.p[sel], pairs.n_pairs)
         present[k] = False
