@@ -30,6 +30,7 @@ from atlas_assets.ratings.fit import FitConvergenceError, FitPart, FitResult, Po
 __all__ = ["CategoryData", "category_rng", "fit_categories"]
 
 _MAX_WORKERS = 8
+_POLL_SECONDS = 0.1  # the longest the main thread waits in one go (see _wait_for_all_or_a_failure)
 _PART_MIN_BATTLES = 20_000  # a category this small is one part: splitting it saves less than a part's set-up
 
 Forward = Callable[[str, int, int], None]  # progress(slug, rounds done, rounds)
@@ -107,10 +108,9 @@ def fit_categories(
                 points[index] = pool.submit(_point, categories[index])
             for index, share in tasks:
                 futures[index, share.start] = pool.submit(run, index, share)
-            wait(futures.values(), return_when=FIRST_EXCEPTION)
-            failed = next((future for future in futures.values() if future.done() and future.exception() is not None), None)
-            if failed is not None:
-                raise failed.exception()  # type: ignore[misc]  # checked not None
+            failure = _wait_for_all_or_a_failure(list(futures.values()))
+            if failure is not None:
+                raise failure
             results = {key: future.result() for key, future in futures.items()}
         except BaseException:
             stop.set()
@@ -123,6 +123,19 @@ def fit_categories(
     for (index, _start), part in sorted(results.items()):
         by_category[index].append(part)
     return [combine_parts(parts) for parts in by_category]
+
+
+def _wait_for_all_or_a_failure(futures: list[Future[FitPart]]) -> BaseException | None:
+    """Wait until every part is done (None) or one has failed (its exception), in waits of at
+    most _POLL_SECONDS. The kernel hands a Ctrl-C to whichever thread it picks, but Python
+    runs the handler on the main thread only: a main thread blocked on a lock without a
+    timeout is not woken by a signal that one of the pool's threads took, and would sit
+    through every remaining round before it raised KeyboardInterrupt."""
+    while True:
+        done, running = wait(futures, timeout=_POLL_SECONDS, return_when=FIRST_EXCEPTION)
+        failure = next((error for error in (future.exception() for future in done) if error is not None), None)
+        if failure is not None or not running:
+            return failure
 
 
 def _point(category: CategoryData) -> PointFit:

@@ -138,3 +138,36 @@ def test_a_ctrl_c_while_parts_are_being_submitted_stops_the_parts_already_runnin
         fit_categories(CATEGORIES, seed=1, rounds=2000, workers=2, progress=lambda slug, done, total: rounds_done.append(done))
     assert rounds_done, "no part had started: the test proves nothing"
     assert len(rounds_done) < 2000, "the running part went on to its last round"
+
+
+def test_a_ctrl_c_that_the_kernel_hands_to_a_fitting_thread_stops_the_fit_within_a_second():
+    """The kernel may deliver a terminal's SIGINT to any thread; Python runs the handler on the
+    main thread only. Here the signal is sent to a fitting thread itself (pthread_kill): the
+    main thread must still raise KeyboardInterrupt within a fraction of a second, not after
+    the last of 20000 rounds (a main thread blocked without a timeout never wakes for it)."""
+    import subprocess
+    import sys
+
+    script = """
+import signal, threading, time
+import tests.ratings.test_fitting as t
+from atlas_assets.ratings.fitting import fit_categories
+
+rounds, sent = [], []
+
+def progress(slug, done, total):
+    rounds.append(done)
+    if len(rounds) == 5 and not sent:
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # to this fitting thread, not the main one
+
+try:
+    fit_categories(t.CATEGORIES, seed=1, rounds=20000, workers=2, progress=progress)
+except KeyboardInterrupt:
+    print(threading.current_thread() is threading.main_thread(), time.monotonic() - sent[0], len(rounds))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    on_main, seconds, rounds = done.stdout.split()
+    assert on_main == "True"
+    assert float(seconds) < 1.0 and int(rounds) < 3 * 20000, done.stdout
