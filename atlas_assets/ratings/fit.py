@@ -19,7 +19,8 @@ np.bincount calls and all replicates are solved together by batched Newton on a 
 m x m systems; (b) a style-controlled replicate takes its first, exact Newton step from
 per-battle quantities precomputed at the full-data solution (no exp/log), then chord steps
 reusing that step's Cholesky factor, each verified against the true gradient. Reductions
-are np.bincount / np.sum (fixed order, single thread, no BLAS dot products), so results are
+are np.add.reduceat / np.bincount / np.sum (fixed order, single thread) and np.dot over the
+covariate rows, which goes to BLAS, held at one thread by the callers, so results are
 bit-identical from run to run.
 """
 
