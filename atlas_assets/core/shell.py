@@ -11,7 +11,7 @@ that teaches, one exit-code table, and errors that reach the user as one line.
     141  the reader of the output went away (`... | head`), silently
 
 `guarded(prog, body)` runs a command's body under that table: an AtlasError (core/errors.py)
-or an OSError is one `<prog>: error: ...` line, Ctrl-C one `<prog>: interrupted` line, and
+or an OSError is one `<prog>: error: ...` line, Ctrl-C or SIGTERM one `<prog>: interrupted` line, and
 any other exception one `<prog>: internal error: ...` line; with ATLAS_DEBUG=1 in the
 environment the traceback is printed as well. `HelpFormatter` keeps descriptions and
 epilogs as written and marks required options "(required)".
@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import stat
 import sys
+import threading
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any, Callable
 
 from atlas_assets.core.errors import AtlasError
@@ -160,7 +165,32 @@ def _debug() -> bool:
 
 def guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
     """`body()`'s exit status, or the table's for what it raised (module docstring);
-    `interrupted`: what to say after Ctrl-C (e.g. that nothing was written)."""
+    `interrupted`: what to say after Ctrl-C or SIGTERM (e.g. that nothing was written)."""
+    with _sigterm_as_ctrl_c():
+        return _guarded(prog, body, interrupted)
+
+
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (`kill`, a scheduler or a container stopping the command) takes Ctrl-C's path:
+    the same clean stop, one line and exit 130, instead of dying where it stands (exit 143)
+    and leaving worker processes behind. Only where SIGTERM still has its default action, on
+    the main thread (the only one that may set handlers); the previous action is restored."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _guarded(prog: str, body: Callable[[], int], interrupted: str) -> int:
     try:
         return body()
     except KeyboardInterrupt:

@@ -1004,10 +1004,12 @@ class _Hasher(threading.Thread):
 
 
 def _ignore_interrupts() -> None:
-    """A reader worker ignores Ctrl-C: the terminal sends SIGINT to the whole process group,
-    and the parent alone says "interrupted" (and shuts the pool down); a worker would print
-    a KeyboardInterrupt traceback of its own."""
+    """A reader worker ignores Ctrl-C and SIGTERM: a terminal (or a service manager) signals
+    the whole process group, and the parent alone stops, says "interrupted" and shuts the
+    pool down; a worker would print a KeyboardInterrupt traceback of its own, or die under
+    the parent and turn its clean stop into a broken pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _worker_count(workers: int | None, total_bytes: int, tasks: int) -> int:

@@ -85,3 +85,39 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     script = f"'{sys.executable}' -c \"{code}\" | head -1; exit ${{PIPESTATUS[0]}}"
     done = subprocess.run(script, shell=True, executable="/bin/bash", capture_output=True, text=True, timeout=120)
     assert done.stdout == "x" * 99 + "\n" and done.stderr == "" and done.returncode == 141
+
+
+def test_sigterm_takes_the_ctrl_c_path_and_the_default_action_comes_back_afterwards():
+    """`kill PID` (or a scheduler stopping the command) mid-body: the same one line and exit
+    130 as Ctrl-C, the body's cleanup runs (a finally block), and once guarded returns,
+    SIGTERM has its default action again."""
+    code = (
+        "import os, signal, sys, time\n"
+        "from atlas_assets.core.shell import guarded\n"
+        "def body():\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        time.sleep(30)\n"
+        "        return 0\n"
+        "    finally:\n"
+        "        print('cleaned up')\n"
+        "status = guarded('prog', body)\n"
+        "print(status, signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["cleaned up", f"{EXIT_INTERRUPTED} True"]
+    assert done.stderr.strip() == "prog: interrupted"
+
+
+def test_a_sigterm_handler_the_command_installed_itself_is_left_alone():
+    code = (
+        "import os, signal\n"
+        "from atlas_assets.core.shell import guarded\n"
+        "seen = []\n"
+        "signal.signal(signal.SIGTERM, lambda *_: seen.append('own'))\n"
+        "status = guarded('prog', lambda: os.kill(os.getpid(), signal.SIGTERM) or 0)\n"
+        "print(status, seen)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "0 ['own']", "")

@@ -365,3 +365,35 @@ def test_over_long_line_is_a_bounded_clear_error(worked_example, tmp_path):
     assert result.returncode == 1
     assert f"{votes}:5: line longer than 16 MiB" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_sigterm_mid_bootstrap_exits_130_with_one_line_and_writes_nothing(tmp_path):
+    """`kill PID` (a scheduler, a container stopping) while the bootstrap runs: Ctrl-C's clean
+    stop, not a death by signal (exit 143) with half the work still running."""
+    import signal
+    import time
+
+    from atlas_assets.ratings import sample
+
+    sample.generate_dump(tmp_path, n_votes=3000, n_models=14, seed=11)
+    out = tmp_path / "leaderboard.json"
+    command = [sys.executable, "-m", "atlas_assets.ratings.cli", "compute", "--battles", str(tmp_path / "battles.jsonl")]
+    command += ["--votes", str(tmp_path / "votes.jsonl"), "--out", str(out), "--bootstrap-rounds", "100000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("category 4 of 4"):
+                break
+        else:
+            raise AssertionError("no category lines: the bootstrap never started")
+        process.send_signal(signal.SIGTERM)
+        terminated = time.monotonic()
+        assert process.wait(timeout=60) == 130
+        assert time.monotonic() - terminated < 10
+        rest = [line for line in process.stderr.read().split("\n") if line.strip()]
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert rest == ["humaneval-ratings: interrupted, nothing was written"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["battles.jsonl", "truth.json", "votes.jsonl"]  # no --out, no temp file
