@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from atlas_assets.core.hashing import sha256_file
+from tests.helpers.signals import ctrl_c_not_ignored
 
 BATTLES = """\
 {"kind": "battles", "schema_version": 1, "generated_at": "2026-08-23T04:00:00Z", "categories": ["chat-writing"]}
@@ -285,7 +286,7 @@ def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(tmp_path):
         "--bootstrap-rounds",
         "100000",
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=follower, start_new_session=True)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=follower, start_new_session=True, preexec_fn=ctrl_c_not_ignored)
     os.close(follower)
 
     def read(until: bytes | None, timeout: float) -> bytes:

@@ -11,6 +11,7 @@ import pytest
 from atlas_assets.ratings import fitting
 from atlas_assets.ratings.fit import FitConvergenceError
 from atlas_assets.ratings.fitting import CategoryData, fit_categories
+from tests.helpers.signals import ctrl_c_not_ignored
 
 
 def category(slug: str, n: int, m: int, seed: int, style: bool = True) -> CategoryData:
@@ -166,7 +167,7 @@ try:
 except KeyboardInterrupt:
     print(threading.current_thread() is threading.main_thread(), time.monotonic() - sent[0], len(rounds))
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, preexec_fn=ctrl_c_not_ignored)
     assert done.returncode == 0, done.stderr
     on_main, seconds, rounds = done.stdout.split()
     assert on_main == "True"
